@@ -1,0 +1,64 @@
+"""Shared timing for the side-by-side benchmarks: best-of-N rates and a ratio table.
+
+Each `bench_*.py` module builds pairs of callables (protogym's and Gymnasium's doing the same
+work) and hands them to `compare`, which times both in this one process and prints the
+ratio. Nothing here asserts: benchmarks report, tests test.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    unit: str
+    ours: float
+    reference: float
+    higher_is_better: bool
+    target: float | None
+
+    @property
+    def ratio(self) -> float:
+        """How many times better protogym is (>1 is better, whichever way the unit runs)."""
+        if self.higher_is_better:
+            return self.ours / self.reference
+        return self.reference / self.ours
+
+
+def best_rate(work: Callable[[], object], calls: int, repeats: int = 5) -> float:
+    """Calls per second of `work`, best of `repeats` runs of `calls` calls each."""
+    best = float("inf")
+    gc.collect()
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            work()
+        best = min(best, time.perf_counter() - start)
+    return calls / best
+
+
+def best_time(work: Callable[[], object], repeats: int = 5) -> float:
+    """Seconds that one call of `work` takes, best of `repeats`."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def print_rows(title: str, rows: list[Row]) -> None:
+    print(f"\n{title}")
+    print(f"{'benchmark':<48} {'protogym':>14} {'gymnasium':>14} {'ratio':>8}  target")
+    for row in rows:
+        target = "" if row.target is None else f">= {row.target:g}x"
+        met = "" if row.target is None else ("ok" if row.ratio >= row.target else "MISSED")
+        print(
+            f"{row.name:<48} {row.ours:>12.4g}{row.unit:>2} {row.reference:>12.4g}{row.unit:>2} "
+            f"{row.ratio:>7.2f}x  {target} {met}"
+        )

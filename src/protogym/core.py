@@ -1,0 +1,366 @@
+"""The agent-environment contract: the `Env` and `Wrapper` protocols and the base wrappers.
+
+`Env` is structural: any object with the eight members below is an environment, to mypy and
+to `isinstance`. Subclassing it explicitly adds defaults (`np_random`, `unwrapped`, `spec`,
+context-manager use, a readable repr) that a structural env does not need to have; `make`
+and the wrappers supply them for a structural env. This module imports nothing heavy, so
+`import protogym` stays cheap: numpy is imported the first time a generator is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Protocol,
+    SupportsFloat,
+    TypeVar,
+    cast,
+    runtime_checkable,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from protogym.registration.spec import EnvSpec
+    from protogym.spaces.space import Space
+
+__all__ = [
+    "ActType",
+    "ActionWrapper",
+    "Env",
+    "ObsType",
+    "ObservationWrapper",
+    "RewardWrapper",
+    "StepResult",
+    "Wrapper",
+    "WrapperActType",
+    "WrapperObsType",
+]
+
+ObsType = TypeVar("ObsType")
+ActType = TypeVar("ActType")
+WrapperObsType = TypeVar("WrapperObsType")
+WrapperActType = TypeVar("WrapperActType")
+
+# Protocols need variance that matches how each parameter is used: observations only flow
+# out of an env (covariant); actions flow in and their space flows out (invariant).
+_ObsT_co = TypeVar("_ObsT_co", covariant=True)
+_ActT = TypeVar("_ActT")
+_WObsT = TypeVar("_WObsT")
+_WActT = TypeVar("_WActT")
+
+StepResult = tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]
+"""`(observation, reward, terminated, truncated, info)`, the value of `Env.step`."""
+
+_ENV_MEMBERS = (
+    "action_space",
+    "observation_space",
+    "metadata",
+    "render_mode",
+    "reset",
+    "step",
+    "render",
+    "close",
+)
+
+
+class _StructuralMeta(type(Protocol)):  # type: ignore[misc]
+    """Checks `isinstance` against the members a protocol declares as required.
+
+    `typing` would demand every name in the protocol body, including the defaults that only
+    explicit subclasses get; this metaclass checks the declared tuple `_required_members_`
+    instead, and answers explicit subclasses by their MRO without looking at members.
+    """
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        required = cls.__dict__.get("_required_members_")
+        if required is None:
+            return bool(super().__instancecheck__(instance))
+        if cls in type(instance).__mro__:
+            return True
+        return all(hasattr(instance, name) for name in required)
+
+
+@runtime_checkable
+class Env(Protocol[_ObsT_co, _ActT], metaclass=_StructuralMeta):
+    """An environment: `reset`, `step`, `render`, `close`, its two spaces and its metadata.
+
+    Explicit subclasses declare the spaces and `render_mode` at class level
+    (``action_space: Discrete``), since the protocol exposes them read-only, and call
+    ``super().reset(seed=seed)`` to (re)seed `self.np_random`.
+    """
+
+    if not TYPE_CHECKING:
+        _required_members_ = _ENV_MEMBERS
+
+    @property
+    def action_space(self) -> Space[_ActT]: ...
+
+    @property
+    def observation_space(self) -> Space[_ObsT_co]: ...
+
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
+
+    @property
+    def render_mode(self) -> str | None: ...
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[_ObsT_co, dict[str, Any]]:
+        """Start an episode; an int `seed` reseeds `np_random`, `None` keeps its stream.
+
+        The default only does the seeding, for subclasses to call through `super()`; they
+        return their own `(observation, info)`.
+        """
+        if seed is not None:
+            _seed_env(self, seed)
+        return NotImplemented  # type: ignore[no-any-return]
+
+    def step(self, action: _ActT) -> tuple[_ObsT_co, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Advance one step: `(observation, reward, terminated, truncated, info)`."""
+        ...
+
+    def render(self) -> Any:
+        """Return a frame for the env's `render_mode`, or `None` for `human` and no mode."""
+        return None
+
+    def close(self) -> None:
+        """Release windows, processes and files. Calling it twice is harmless."""
+        return None
+
+    if not TYPE_CHECKING:
+        # Defaults for explicit subclasses only. They stay out of mypy's view of the protocol
+        # so that a structural env need not define them; the protogym mypy plugin adds their
+        # types to explicit subclasses.
+        spec = None
+        reward_range = (float("-inf"), float("inf"))
+        _np_random = None
+        _np_random_seed = None
+
+        @property
+        def np_random(self):
+            """The env's generator, seeded from OS entropy on first use if never seeded."""
+            if self._np_random is None:
+                _seed_env(self, None)
+            return self._np_random
+
+        @np_random.setter
+        def np_random(self, value):
+            self._np_random = value
+            self._np_random_seed = -1
+
+        @property
+        def np_random_seed(self):
+            """The seed of `np_random`, or -1 if a generator was assigned directly."""
+            if self._np_random is None:
+                _seed_env(self, None)
+            return self._np_random_seed
+
+        @property
+        def unwrapped(self):
+            return self
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc_info):
+            self.close()
+
+        def __str__(self):
+            env_id = getattr(self.spec, "id", None)
+            name = type(self).__name__
+            return f"<{name}<{env_id}>>" if env_id else f"<{name} instance>"
+
+        __repr__ = __str__
+
+
+def _seed_env(env: object, seed: int | None) -> None:
+    from protogym.utils.seeding import np_random
+
+    generator, used_seed = np_random(seed)
+    env._np_random = generator  # type: ignore[attr-defined]
+    env._np_random_seed = used_seed  # type: ignore[attr-defined]
+
+
+@runtime_checkable
+class Wrapper(
+    Env[_WObsT, _WActT],
+    Protocol[_WObsT, _WActT, _ObsT_co, _ActT],
+    metaclass=_StructuralMeta,
+):
+    """An env that wraps another one (`env`) and may change its spaces or its data.
+
+    Every member forwards to `env` unless a subclass overrides it, so a wrapper that leaves
+    a space alone keeps the inner env's types: subclasses generic in ``[ObsType, ActType]``
+    declare ``Wrapper[ObsType, ActType, ObsType, ActType]``. Assigning `observation_space`
+    or `action_space` replaces the forwarded space.
+    """
+
+    if TYPE_CHECKING:
+
+        @property
+        def env(self) -> Env[_ObsT_co, _ActT]:
+            return cast("Env[_ObsT_co, _ActT]", self.__dict__["env"])
+
+    else:
+        _required_members_ = (*_ENV_MEMBERS, "env", "unwrapped", "spec", "np_random")
+
+    def __init__(self, env: Env[_ObsT_co, _ActT]) -> None:
+        if not isinstance(env, Env):
+            missing = [name for name in _ENV_MEMBERS if not hasattr(env, name)]
+            raise TypeError(
+                f"{type(self).__name__} needs an environment, got {type(env).__name__!r}, "
+                f"which lacks {', '.join(missing)}"
+            )
+        # A plain instance attribute rather than a property: `self.env.step` is on the hot
+        # path of every step. Spaces and metadata set on the wrapper live beside it; until
+        # then they are the inner env's.
+        self.__dict__["env"] = env
+
+    @property
+    def action_space(self) -> Space[_WActT]:
+        return cast("Space[_WActT]", self.__dict__.get("_action_space") or self.env.action_space)
+
+    @action_space.setter
+    def action_space(self, space: Space[_WActT]) -> None:
+        self.__dict__["_action_space"] = space
+
+    @property
+    def observation_space(self) -> Space[_WObsT]:
+        own = self.__dict__.get("_observation_space")
+        return cast("Space[_WObsT]", own or self.env.observation_space)
+
+    @observation_space.setter
+    def observation_space(self, space: Space[_WObsT]) -> None:
+        self.__dict__["_observation_space"] = space
+
+    @property
+    def metadata(self) -> Mapping[str, Any]:
+        own = self.__dict__.get("_metadata")
+        return self.env.metadata if own is None else cast("Mapping[str, Any]", own)
+
+    @metadata.setter
+    def metadata(self, value: Mapping[str, Any]) -> None:
+        self.__dict__["_metadata"] = value
+
+    @property
+    def render_mode(self) -> str | None:
+        return self.env.render_mode
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        """The inner env's spec; `make` sets the outermost wrapper's to the full recipe."""
+        own = self.__dict__.get("_spec")
+        return own if own is not None else getattr(self.env, "spec", None)
+
+    @spec.setter
+    def spec(self, value: EnvSpec | None) -> None:
+        self.__dict__["_spec"] = value
+
+    @property
+    def unwrapped(self) -> Env[Any, Any]:
+        """The innermost env, whether or not it subclasses `Env`."""
+        env: Any = self.env
+        while isinstance(env, Wrapper):
+            env = env.env
+        return cast("Env[Any, Any]", getattr(env, "unwrapped", env))
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The innermost env's generator (one is made for a structural env that has none)."""
+        inner: Any = self.unwrapped
+        if not hasattr(inner, "np_random"):
+            _seed_env(inner, None)
+            return cast("np.random.Generator", inner._np_random)
+        return cast("np.random.Generator", inner.np_random)
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self.unwrapped.np_random = value  # type: ignore[attr-defined]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[_WObsT, dict[str, Any]]:
+        return cast("tuple[_WObsT, dict[str, Any]]", self.env.reset(seed=seed, options=options))
+
+    def step(self, action: _WActT) -> tuple[_WObsT, SupportsFloat, bool, bool, dict[str, Any]]:
+        return cast(
+            "tuple[_WObsT, SupportsFloat, bool, bool, dict[str, Any]]",
+            self.env.step(cast("_ActT", action)),
+        )
+
+    def render(self) -> Any:
+        return self.env.render()
+
+    def close(self) -> None:
+        self.env.close()
+
+    def __enter__(self) -> Wrapper[_WObsT, _WActT, _ObsT_co, _ActT]:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def get_wrapper_attr(self, name: str) -> Any:
+        """Look `name` up on this wrapper, then on each inner env in turn."""
+        env: Any = self
+        while True:
+            if name in getattr(env, "__dict__", {}) or hasattr(type(env), name):
+                return getattr(env, name)
+            if not isinstance(env, Wrapper):
+                raise AttributeError(
+                    f"no wrapper or env in {self} has an attribute {name!r}"
+                )
+            env = env.env
+
+    def __str__(self) -> str:
+        return f"<{type(self).__name__}{self.env}>"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class ObservationWrapper(Wrapper[WrapperObsType, ActType, ObsType, ActType]):
+    """Transforms every observation through `observation`; set `observation_space` to match."""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[WrapperObsType, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        return self.observation(obs), info
+
+    def step(
+        self, action: ActType
+    ) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return self.observation(obs), reward, terminated, truncated, info
+
+    def observation(self, observation: ObsType) -> WrapperObsType:
+        raise NotImplementedError(f"{type(self).__name__} must define observation()")
+
+
+class ActionWrapper(Wrapper[ObsType, WrapperActType, ObsType, ActType]):
+    """Transforms every action through `action` before the inner env sees it."""
+
+    def step(
+        self, action: WrapperActType
+    ) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        return self.env.step(self.action(action))
+
+    def action(self, action: WrapperActType) -> ActType:
+        raise NotImplementedError(f"{type(self).__name__} must define action()")
+
+
+class RewardWrapper(Wrapper[ObsType, ActType, ObsType, ActType]):
+    """Transforms every reward through `reward`."""
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, self.reward(reward), terminated, truncated, info
+
+    def reward(self, reward: SupportsFloat) -> SupportsFloat:
+        raise NotImplementedError(f"{type(self).__name__} must define reward()")
+

@@ -1,0 +1,1 @@
+"""Utilities: seeding, the environment checker alias, play and video helpers."""

@@ -1,0 +1,6 @@
+"""Test-wide settings: rendering never needs a display."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
