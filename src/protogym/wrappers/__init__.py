@@ -1,0 +1,113 @@
+"""Every Gymnasium wrapper, with precise types, plus `StepCompatibility` for the legacy API.
+
+Imports are lazy: ``from protogym.wrappers import TimeLimit`` loads only the module that
+defines `TimeLimit`, so the cheap common wrappers never pull in pygame, imageio or the
+spaces machinery that the observation wrappers need. `catalog.WRAPPER_MODULES` is the
+name -> module table both this module and the wrapper registry read.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from protogym.wrappers.catalog import BUILTIN_WRAPPERS, WRAPPER_MODULES
+
+if TYPE_CHECKING:
+    from protogym.wrappers.atari_preprocessing import AtariPreprocessing
+    from protogym.wrappers.common import (
+        Autoreset,
+        OrderEnforcing,
+        RecordEpisodeStatistics,
+        TimeLimit,
+    )
+    from protogym.wrappers.env_checker import PassiveEnvChecker
+    from protogym.wrappers.rendering import (
+        AddWhiteNoise,
+        HumanRendering,
+        ObstructView,
+        RecordVideo,
+        RenderCollection,
+    )
+    from protogym.wrappers.stateful_action import RepeatAction, StickyAction
+    from protogym.wrappers.stateful_observation import (
+        DelayObservation,
+        FrameStackObservation,
+        MaxAndSkipObservation,
+        NormalizeObservation,
+        TimeAwareObservation,
+    )
+    from protogym.wrappers.stateful_reward import NormalizeReward
+    from protogym.wrappers.step_compatibility import StepCompatibility
+    from protogym.wrappers.transform_action import (
+        ClipAction,
+        DiscretizeAction,
+        RescaleAction,
+        TransformAction,
+    )
+    from protogym.wrappers.transform_observation import (
+        AddRenderObservation,
+        DiscretizeObservation,
+        DtypeObservation,
+        FilterObservation,
+        FlattenObservation,
+        GrayscaleObservation,
+        RescaleObservation,
+        ReshapeObservation,
+        ResizeObservation,
+        TransformObservation,
+    )
+    from protogym.wrappers.transform_reward import ClipReward, TransformReward
+
+__all__ = [
+    "BUILTIN_WRAPPERS",
+    "AddRenderObservation",
+    "AddWhiteNoise",
+    "AtariPreprocessing",
+    "Autoreset",
+    "ClipAction",
+    "ClipReward",
+    "DelayObservation",
+    "DiscretizeAction",
+    "DiscretizeObservation",
+    "DtypeObservation",
+    "FilterObservation",
+    "FlattenObservation",
+    "FrameStackObservation",
+    "GrayscaleObservation",
+    "HumanRendering",
+    "MaxAndSkipObservation",
+    "NormalizeObservation",
+    "NormalizeReward",
+    "ObstructView",
+    "OrderEnforcing",
+    "PassiveEnvChecker",
+    "RecordEpisodeStatistics",
+    "RecordVideo",
+    "RenderCollection",
+    "RepeatAction",
+    "RescaleAction",
+    "RescaleObservation",
+    "ReshapeObservation",
+    "ResizeObservation",
+    "StepCompatibility",
+    "StickyAction",
+    "TimeAwareObservation",
+    "TimeLimit",
+    "TransformAction",
+    "TransformObservation",
+    "TransformReward",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = WRAPPER_MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'protogym.wrappers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"protogym.wrappers.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
