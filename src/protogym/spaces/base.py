@@ -1,0 +1,99 @@
+"""`SpaceBase`: the concrete members every built-in space shares.
+
+The `Space` protocol says what a space offers; this base supplies the parts that are the same
+for all of them (lazy seeding, `np_random`, `in`, identity JSON conversion), so each space
+only writes its own sampling, membership and conversion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from protogym.spaces.space import Space
+from protogym.utils.seeding import np_random as _make_np_random
+
+__all__ = ["SeedLike", "SpaceBase", "check_seed"]
+
+T_co = TypeVar("T_co", covariant=True)
+
+SeedLike = int | np.integer[Any] | np.random.Generator | None
+"""What a space constructor's `seed=` accepts: an int, a ready generator, or nothing."""
+
+
+def check_seed(owner: str, seed: object) -> int | None:
+    """Normalise a seed to a Python int (or None), raising a clear error for anything else."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"{owner}.seed() takes a non-negative int or None, got {seed!r}")
+    return int(seed)
+
+
+class SpaceBase(Space[T_co]):
+    """Concrete base of the built-in spaces: seeding, lazy `np_random`, `in`, JSON identity.
+
+    The generator is created on first use (from OS entropy) unless the space was seeded,
+    so building a space costs no entropy draw; `seed(int)` gives Gymnasium's stream.
+    """
+
+    _np_random: np.random.Generator | None
+
+    def __init__(
+        self,
+        shape: tuple[int, ...] | None,
+        dtype: np.dtype[Any] | None,
+        seed: SeedLike = None,
+    ) -> None:
+        self._shape = shape
+        self._dtype = dtype
+        self._np_random = None
+        if isinstance(seed, np.random.Generator):
+            self._np_random = seed
+        elif seed is not None:
+            self.seed(seed)
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        return self._shape
+
+    @property
+    def dtype(self) -> np.dtype[Any] | None:
+        return self._dtype
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The space's generator; seeded from OS entropy the first time if never seeded."""
+        if self._np_random is None:
+            self.seed()
+        assert self._np_random is not None
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        if not isinstance(generator, np.random.Generator):
+            raise ValueError(
+                f"{type(self).__name__}.np_random must be a numpy.random.Generator, "
+                f"got {generator!r}"
+            )
+        self._np_random = generator
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def seed(self, seed: Any | None = None) -> Any:
+        """Reseed this space; returns the seed used (fresh OS entropy when `seed` is None)."""
+        self._np_random, used = _make_np_random(check_seed(type(self).__name__, seed))
+        return used
+
+    def __contains__(self, x: object) -> bool:
+        return self.contains(x)
+
+    def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any]:
+        return list(sample_n)
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[T_co]:
+        return list(sample_n)

@@ -1,0 +1,151 @@
+"""Discrete: Gymnasium parity, masks, probabilities, membership, errors, pickling, JSON."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protogym.spaces import Discrete, Space
+
+
+@pytest.mark.parametrize(("n", "start"), [(2, 0), (7, -3), (1000, 10), (2**40, 0)])
+def test_samples_match_gymnasium_under_the_same_seed(n: int, start: int) -> None:
+    ours = Discrete(n, seed=42, start=start)
+    theirs = gym.spaces.Discrete(n, seed=42, start=start)
+    assert [ours.sample() for _ in range(20)] == [theirs.sample() for _ in range(20)]
+
+
+def test_masked_and_weighted_samples_match_gymnasium() -> None:
+    ours = Discrete(5, seed=1, start=2)
+    theirs = gym.spaces.Discrete(5, seed=1, start=2)
+    mask = np.array([0, 1, 0, 1, 1], np.int8)
+    probability = np.array([0.1, 0.0, 0.6, 0.3, 0.0])
+    assert [ours.sample(mask=mask) for _ in range(20)] == [
+        theirs.sample(mask=mask) for _ in range(20)
+    ]
+    assert [ours.sample(probability=probability) for _ in range(20)] == [
+        theirs.sample(probability=probability) for _ in range(20)
+    ]
+
+
+def test_exact_values_under_a_seed() -> None:
+    space = Discrete(10, seed=0, start=5)
+    samples = [space.sample() for _ in range(5)]
+    assert samples == [13, 11, 10, 7, 8]
+    assert all(type(sample) is np.int64 for sample in samples)
+
+
+def test_an_all_zero_mask_gives_start() -> None:
+    assert Discrete(4, start=-2).sample(mask=np.zeros(4, np.int8)) == -2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"mask": np.ones(3, np.int8)}, "Discrete.sample mask must be a np.int8 array of shape"),
+        ({"mask": np.ones(4, np.int64)}, "Discrete.sample mask must be a np.int8 array of shape"),
+        ({"mask": [1, 1, 1, 1]}, "Discrete.sample mask must be a np.int8 array of shape"),
+        ({"mask": np.array([0, 2, 0, 0], np.int8)}, "Discrete.sample mask values must be 0 or 1"),
+        ({"probability": np.ones(4) / 2}, "Discrete.sample probability must sum to 1"),
+        (
+            {"probability": np.array([-0.5, 0.5, 1.0, 0.0])},
+            "Discrete.sample probability values must lie in [0, 1]",
+        ),
+        (
+            {"probability": np.ones(4, np.float32) / 4},
+            "Discrete.sample probability must be a np.float64 array of shape (4,)",
+        ),
+        (
+            {"mask": np.ones(4, np.int8), "probability": np.ones(4) / 4},
+            "Discrete.sample takes a mask or a probability, not both",
+        ),
+    ],
+)
+def test_bad_masks_are_reported(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Discrete(4).sample(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0,), "Discrete n must be a positive int, got n=0"),
+        ((-3,), "Discrete n must be a positive int, got n=-3"),
+        ((2.0,), "Discrete n must be an int, got n=2.0"),
+        ((True,), "Discrete n must be an int, got n=True"),
+        ((3, None, 1.5), "Discrete start must be an int, got start=1.5"),
+        ((3, None, "0"), "Discrete start must be an int, got start='0'"),
+        (
+            (2, None, 2**63 - 1),
+            f"Discrete start={2**63 - 1} and n=2 give values outside int64's range",
+        ),
+    ],
+)
+def test_bad_constructor_arguments_name_the_argument(args: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        Discrete(*args)
+    assert str(info.value) == message
+
+
+def test_numpy_integers_are_accepted_as_arguments() -> None:
+    space = Discrete(np.int32(3), start=np.int64(-1))
+    assert space.n == 3 and space.start == -1
+    assert type(space.n) is np.int64
+
+
+def test_contains() -> None:
+    space = Discrete(3, start=1)
+    assert isinstance(space, Space)
+    for good in (1, 3, np.int64(2), np.int8(1), np.uint16(3), np.array(2)):
+        assert good in space
+    for bad in (0, 4, 2.0, True, np.float32(2), np.array([2]), "2", None, [1], 2**80):
+        assert bad not in space
+        assert space.contains(bad) is False
+
+
+def test_repr_equality_and_pickling() -> None:
+    assert repr(Discrete(3)) == "Discrete(3)"
+    assert repr(Discrete(3, start=-1)) == "Discrete(3, start=-1)"
+    space = Discrete(6, seed=9, start=1)
+    clone = pickle.loads(pickle.dumps(space))
+    assert clone == space
+    assert [clone.sample() for _ in range(5)] == [space.sample() for _ in range(5)]
+    assert space != Discrete(6)
+    assert space != Discrete(5, start=1)
+    assert space != 6
+
+
+def test_json_round_trip() -> None:
+    space = Discrete(4, seed=0)
+    samples = [space.sample() for _ in range(4)]
+    as_json = space.to_jsonable(samples)
+    assert all(type(value) is int for value in as_json)
+    assert space.from_jsonable(as_json) == samples
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 2**31), st.integers(-(2**31), 2**31), st.integers(0, 2**32))
+def test_samples_are_contained_and_reproducible(n: int, start: int, seed: int) -> None:
+    space = Discrete(n, seed=seed, start=start)
+    first = [space.sample() for _ in range(5)]
+    assert all(sample in space for sample in first)
+    assert start - 1 not in space and start + n not in space
+    space.seed(seed)
+    assert [space.sample() for _ in range(5)] == first
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 1), min_size=1, max_size=20), st.integers(0, 2**32))
+def test_masks_are_honoured(bits: list[int], seed: int) -> None:
+    space = Discrete(len(bits), seed=seed)
+    mask = np.array(bits, np.int8)
+    for _ in range(10):
+        sample = space.sample(mask=mask)
+        assert bits[sample] == 1 or (not any(bits) and sample == 0)
