@@ -1,0 +1,249 @@
+"""Small deterministic envs for the wrapper tests, and a Gymnasium twin to compare against.
+
+Each env's data is a simple function of the step count and the action, so tests can state
+exact expected values. They are structural envs (no base class), which is also what a
+third-party env looks like to the wrappers. `GymTwin` exposes any of them as a
+`gymnasium.Env` with equivalent spaces, so the same dynamics can be run through Gymnasium's
+wrappers for parity checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, SupportsFloat
+
+import numpy as np
+from numpy.typing import NDArray
+
+from protogym.core import Env
+from protogym.spaces import Box, Discrete
+from protogym.spaces.space import Space
+from protogym.utils.seeding import np_random
+
+FloatArray = NDArray[np.float32]
+
+
+class _Seeded:
+    """What `Env` subclasses inherit: a generator that `reset(seed=...)` reseeds."""
+
+    spec: Any = None
+
+    def __init__(self) -> None:
+        self.np_random, _ = np_random(None)
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            self.np_random, _ = np_random(seed)
+
+    def render(self) -> Any:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class CountingEnv(_Seeded):
+    """Observation `[t, t, t]` at step `t`, reward `rewards[t-1]` (default `t`), `Discrete(2)`.
+
+    Terminates at step `terminate_at` if given. Records every action it receives and renders
+    a `(4, 6, 3)` uint8 frame filled with `t`.
+    """
+
+    action_space: Discrete
+    observation_space: Box
+    render_mode: str | None
+    metadata: dict[str, Any]
+
+    def __init__(
+        self,
+        terminate_at: int | None = None,
+        rewards: Sequence[float] | None = None,
+        render_mode: str | None = "rgb_array",
+    ) -> None:
+        super().__init__()
+        self.metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
+        self.action_space = Discrete(2)
+        self.observation_space = Box(-1000.0, 1000.0, shape=(3,), dtype=np.float32)
+        self.render_mode = render_mode
+        self.terminate_at = terminate_at
+        self.rewards = rewards
+        self.t = 0
+        self.actions: list[Any] = []
+        self.reset_seeds: list[int | None] = []
+        self.closed = False
+
+    def _obs(self) -> FloatArray:
+        return np.full(3, self.t, dtype=np.float32)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        self._seed(seed)
+        self.reset_seeds.append(seed)
+        self.t = 0
+        return self._obs(), {"reset": True}
+
+    def step(self, action: Any) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        self.actions.append(action)
+        self.t += 1
+        reward = float(self.t) if self.rewards is None else self.rewards[self.t - 1]
+        terminated = self.terminate_at is not None and self.t >= self.terminate_at
+        return self._obs(), reward, terminated, False, {"t": self.t}
+
+    def render(self) -> NDArray[np.uint8]:
+        return np.full((4, 6, 3), self.t, dtype=np.uint8)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class BoxActionEnv(_Seeded):
+    """Echoes the action it receives as the observation; action space `Box(low, high)`."""
+
+    action_space: Box
+    observation_space: Box
+    render_mode: str | None = None
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+
+    def __init__(
+        self,
+        low: float | Sequence[float] = -1.0,
+        high: float | Sequence[float] = 1.0,
+        shape: tuple[int, ...] = (2,),
+    ) -> None:
+        super().__init__()
+        self.action_space = Box(np.asarray(low), np.asarray(high), shape=shape, dtype=np.float32)
+        self.observation_space = Box(-np.inf, np.inf, shape=shape, dtype=np.float32)
+        self.actions: list[Any] = []
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        self._seed(seed)
+        return np.zeros(self.observation_space.shape, dtype=np.float32), {}
+
+    def step(self, action: Any) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        self.actions.append(action)
+        return np.asarray(action, dtype=np.float32), 0.0, False, False, {}
+
+
+class ArrayObsEnv(_Seeded):
+    """Plays back a fixed list of observations from `space` (index 0 at reset, then one a step).
+
+    Rewards are `rewards[i]` (default 1.0); the last observation terminates the episode.
+    """
+
+    action_space: Discrete
+    observation_space: Box
+    render_mode: str | None = None
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+
+    def __init__(
+        self,
+        space: Box,
+        observations: Sequence[NDArray[Any]],
+        rewards: Sequence[float] | None = None,
+    ) -> None:
+        super().__init__()
+        self.action_space = Discrete(4)
+        self.observation_space = space
+        self.observations = list(observations)
+        self.rewards = rewards
+        self.i = 0
+        self.actions: list[Any] = []
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[Any], dict[str, Any]]:
+        self._seed(seed)
+        self.i = 0
+        return self.observations[0].copy(), {}
+
+    def step(
+        self, action: Any
+    ) -> tuple[NDArray[Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        self.actions.append(action)
+        self.i += 1
+        reward = 1.0 if self.rewards is None else self.rewards[self.i - 1]
+        terminated = self.i == len(self.observations) - 1
+        return self.observations[self.i].copy(), reward, terminated, False, {"i": self.i}
+
+
+def image_frames(count: int, shape: tuple[int, ...], seed: int = 0) -> list[NDArray[np.uint8]]:
+    """`count` random uint8 images of `shape`, reproducible from `seed`."""
+    rng = np.random.default_rng(seed)
+    return [rng.integers(0, 256, size=shape, dtype=np.uint8) for _ in range(count)]
+
+
+def uint8_box(shape: tuple[int, ...]) -> Box:
+    return Box(0, 255, shape=shape, dtype=np.uint8)
+
+
+# Gymnasium twins -------------------------------------------------------------------------
+
+
+def to_gym_space(space: Space[Any]) -> Any:
+    """The Gymnasium space equal to a protogym Box or Discrete."""
+    import gymnasium
+
+    if isinstance(space, Box):
+        return gymnasium.spaces.Box(space.low, space.high, space.shape, space.dtype)
+    if isinstance(space, Discrete):
+        return gymnasium.spaces.Discrete(int(space.n), start=int(space.start))
+    raise TypeError(f"no Gymnasium twin for {space!r}")
+
+
+def gym_twin(env: Env[Any, Any]) -> Any:
+    """A `gymnasium.Env` that forwards to `env`, with equivalent spaces."""
+    import gymnasium
+
+    class GymTwin(gymnasium.Env):
+        metadata = dict(env.metadata)  # noqa: RUF012 - Gymnasium declares it mutable
+
+        def __init__(self) -> None:
+            self.inner = env
+            self.observation_space = to_gym_space(env.observation_space)
+            self.action_space = to_gym_space(env.action_space)
+            self.render_mode = env.render_mode
+
+        def reset(
+            self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        ) -> Any:
+            super().reset(seed=seed)
+            return self.inner.reset(seed=seed, options=options)
+
+        def step(self, action: Any) -> Any:
+            return self.inner.step(action)
+
+        def render(self) -> Any:
+            return self.inner.render()
+
+    return GymTwin()
+
+
+def run_actions(
+    env: Any, actions: Sequence[Any], seed: int | None = 0
+) -> list[tuple[Any, ...]]:
+    """Reset `env` with `seed` and step it through `actions`; every returned tuple, in order."""
+    out: list[tuple[Any, ...]] = [tuple(env.reset(seed=seed))]
+    out.extend(tuple(env.step(action)) for action in actions)
+    return out
+
+
+def assert_same_data(ours: Any, theirs: Any) -> None:
+    """Exact equality of nested tuples/dicts/arrays, dtypes included for arrays."""
+    if isinstance(theirs, np.ndarray):
+        assert isinstance(ours, np.ndarray), (ours, theirs)
+        assert ours.dtype == theirs.dtype, (ours.dtype, theirs.dtype)
+        np.testing.assert_array_equal(ours, theirs)
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and ours.keys() == theirs.keys(), (ours, theirs)
+        for key in theirs:
+            assert_same_data(ours[key], theirs[key])
+    elif isinstance(theirs, tuple | list):
+        assert len(ours) == len(theirs), (ours, theirs)
+        for mine, other in zip(ours, theirs, strict=True):
+            assert_same_data(mine, other)
+    else:
+        assert ours == theirs, (ours, theirs)
+
