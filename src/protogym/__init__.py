@@ -25,12 +25,12 @@ from protogym.spaces.space import Space
 if TYPE_CHECKING:
     from protogym import error, spaces, vector, wrappers
     from protogym.checker import check_env
+    from protogym.registration.make_vec import make_vec
     from protogym.registration import (
         EnvSpec,
         WrapperSpec,
         hookimpl,
         make,
-        make_vec,
         pprint_registry,
         register,
         register_wrapper,
@@ -46,7 +46,7 @@ _LAZY: dict[str, str] = {
     "WrapperSpec": "protogym.registration",
     "hookimpl": "protogym.registration",
     "make": "protogym.registration",
-    "make_vec": "protogym.registration",
+    "make_vec": "protogym.registration.make_vec",
     "pprint_registry": "protogym.registration",
     "register": "protogym.registration",
     "register_wrapper": "protogym.registration",

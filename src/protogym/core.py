@@ -177,6 +177,15 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=_StructuralMeta):
         __repr__ = __str__
 
 
+def _env_label(env: object) -> str:
+    """How an inner env reads in a wrapper's repr; structural envs get the `Env` style."""
+    if type(env).__repr__ is not object.__repr__:
+        return str(env)
+    env_id = getattr(getattr(env, "spec", None), "id", None)
+    name = type(env).__name__
+    return f"<{name}<{env_id}>>" if env_id else f"<{name} instance>"
+
+
 def _seed_env(env: object, seed: int | None) -> None:
     from protogym.utils.seeding import np_random
 
@@ -317,7 +326,7 @@ class Wrapper(
             env = env.env
 
     def __str__(self) -> str:
-        return f"<{type(self).__name__}{self.env}>"
+        return f"<{type(self).__name__}{_env_label(self.env)}>"
 
     def __repr__(self) -> str:
         return str(self)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
@@ -51,6 +51,10 @@ def _entry_point_text(entry_point: str | Callable[..., Any] | None) -> str | Non
             "it by its import path to make the spec serialisable"
         )
     return f"{module}:{qualname}"
+
+
+def _wrapper_tuple(value: Iterable[WrapperSpec]) -> tuple[WrapperSpec, ...]:
+    return tuple(value)
 
 
 def _frozen_kwargs(value: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -103,7 +107,7 @@ class EnvSpec:
     kwargs: dict[str, Any] = attrs.field(factory=dict, converter=_frozen_kwargs)
     vector_entry_point: str | Callable[..., Any] | None = None
     api: StepApi = attrs.field(default="terminated_truncated", validator=_check_api)
-    additional_wrappers: tuple[WrapperSpec, ...] = attrs.field(default=(), converter=tuple)
+    additional_wrappers: tuple[WrapperSpec, ...] = attrs.field(default=(), converter=_wrapper_tuple)
     plugin: str | None = None
     """The distribution whose plugin registered this id, or None if registered in code."""
 
