@@ -1,0 +1,33 @@
+"""The protogym plugin of the classic-control envs: registers their ids and nothing more.
+
+protogym imports this module during plugin discovery, so it imports no env module (and so
+neither numpy nor pygame): entry points are strings that `make` resolves on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import protogym
+
+if TYPE_CHECKING:
+    from protogym.registration import Registry
+
+_ENVS = "protogym_classic_control"
+
+
+@protogym.hookimpl
+def protogym_register_envs(registry: Registry) -> None:
+    """Registers the classic-control ids with Gymnasium 1.4's limits and thresholds."""
+    registry.register(
+        id="CartPole-v0",
+        entry_point=f"{_ENVS}.cartpole:CartPoleEnv",
+        max_episode_steps=200,
+        reward_threshold=195.0,
+    )
+    registry.register(
+        id="CartPole-v1",
+        entry_point=f"{_ENVS}.cartpole:CartPoleEnv",
+        max_episode_steps=500,
+        reward_threshold=475.0,
+    )
