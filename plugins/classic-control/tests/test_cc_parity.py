@@ -1,0 +1,114 @@
+"""Parity with Gymnasium 1.4: same seed, same initial state; same actions, same trajectory.
+
+Each case runs protogym's env and Gymnasium's unwrapped env side by side on one stream of
+actions drawn from Gymnasium's own action space, for thousands of steps: episodes end on
+termination (the termination step itself is compared) or at the id's step limit, and both
+envs are then reset without a seed, so the reset distributions are compared too.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+
+@dataclass(frozen=True)
+class Case:
+    env_id: str
+    entry_point: str
+    max_episode_steps: int
+    # Tolerances for observations and rewards; 0 means bit-for-bit equal.
+    rtol: float = 0.0
+    atol: float = 0.0
+    reset_options: list[dict[str, Any]] = field(default_factory=list)
+
+
+CASES = [
+    Case(
+        "CartPole-v1",
+        "protogym_classic_control.cartpole:CartPoleEnv",
+        500,
+        reset_options=[{"low": -0.2, "high": 0.2}, {"low": 0.01, "high": 0.01}, {"high": 0.0}],
+    ),
+]
+
+
+def _make_pair(case: Case, **kwargs: Any) -> tuple[Any, Any]:
+    import gymnasium
+
+    module, _, name = case.entry_point.partition(":")
+    ours = getattr(importlib.import_module(module), name)(**kwargs)
+    theirs = gymnasium.make(case.env_id, **kwargs).unwrapped
+    return ours, theirs
+
+
+def _state(env: Any) -> np.ndarray:
+    return np.asarray(env.state, dtype=np.float64)
+
+
+def _assert_close(case: Case, ours: Any, theirs: Any, what: str) -> None:
+    np.testing.assert_allclose(ours, theirs, rtol=case.rtol, atol=case.atol, err_msg=what)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.env_id)
+@pytest.mark.parametrize("seed", [0, 1, 12345])
+def test_cc_same_seed_same_initial_state(case: Case, seed: int) -> None:
+    ours, theirs = _make_pair(case)
+    obs, info = ours.reset(seed=seed)
+    ref_obs, ref_info = theirs.reset(seed=seed)
+    assert obs.dtype == ref_obs.dtype == np.float32
+    np.testing.assert_array_equal(obs, ref_obs)
+    np.testing.assert_array_equal(_state(ours), _state(theirs))
+    assert info == ref_info
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.env_id)
+def test_cc_pinned_initial_states_through_reset_options(case: Case) -> None:
+    ours, theirs = _make_pair(case)
+    for seed, options in enumerate(case.reset_options):
+        obs, _ = ours.reset(seed=seed, options=options)
+        ref_obs, _ = theirs.reset(seed=seed, options=options)
+        np.testing.assert_array_equal(obs, ref_obs, err_msg=str(options))
+        np.testing.assert_array_equal(_state(ours), _state(theirs), err_msg=str(options))
+        for step in range(20):
+            action = theirs.action_space.sample()
+            result, ref = ours.step(action), theirs.step(action)
+            _assert_close(case, result[0], ref[0], f"obs at step {step} after {options}")
+            _assert_close(case, result[1], ref[1], f"reward at step {step} after {options}")
+            assert result[2:4] == ref[2:4]
+            if ref[2]:
+                break
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.env_id)
+@pytest.mark.parametrize("seed", [3, 2024])
+def test_cc_long_random_trajectories_match(case: Case, seed: int) -> None:
+    ours, theirs = _make_pair(case)
+    theirs.action_space.seed(seed)
+    obs, _ = ours.reset(seed=seed)
+    ref_obs, _ = theirs.reset(seed=seed)
+    episodes = terminations = 0
+    elapsed = 0
+    for step in range(2000):
+        action = theirs.action_space.sample()
+        obs, reward, terminated, truncated, info = ours.step(action)
+        ref_obs, ref_reward, ref_terminated, ref_truncated, ref_info = theirs.step(action)
+        where = f"step {step} (episode {episodes}, t={elapsed}), action {action!r}"
+        _assert_close(case, obs, ref_obs, f"obs at {where}")
+        _assert_close(case, reward, ref_reward, f"reward at {where}")
+        assert type(reward) is float
+        assert (terminated, truncated, info) == (ref_terminated, ref_truncated, ref_info), where
+        assert obs.dtype == np.float32 and obs.shape == ref_obs.shape
+        elapsed += 1
+        if terminated or elapsed == case.max_episode_steps:
+            terminations += terminated
+            episodes += 1
+            elapsed = 0
+            obs, _ = ours.reset()
+            ref_obs, _ = theirs.reset()
+            _assert_close(case, obs, ref_obs, f"reset after {where}")
+    assert episodes >= 1
