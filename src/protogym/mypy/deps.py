@@ -1,0 +1,101 @@
+"""Bring env modules into mypy's build: the modules that the checked code's ids point to.
+
+`make("CartPole-v1")` names its class only through the registry, so mypy would never load the
+class's module on its own. For each checked file that imports protogym, the plugin looks for
+string literals that are installed ids or ``"module:attribute"`` entry points and adds their
+modules as dependencies, which also makes mypy re-check the file when an env's types change.
+Only modules that mypy can find with types are added, so a missing module is reported once,
+by the plugin's own check of the `register` call, rather than as an import error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from typing import Literal
+
+from mypy.build import PRI_LOW, default_data_dir
+from mypy.modulefinder import FindModuleCache, ModuleNotFoundReason, compute_search_paths
+from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile
+from mypy.options import Options
+
+from protogym.mypy.known_ids import KnownEnv
+
+ModuleStatus = Literal["typed", "untyped", "missing"]
+
+# A quoted string made of the characters that ids and entry points use.
+_LITERAL_RE = re.compile(r"""(["'])([\w.:/-]+)\1""")
+_DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
+ENTRY_POINT_RE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attr>{_DOTTED})$")
+
+
+class ModuleLocator:
+    """Answers "can mypy load this module with types?" the way mypy's own build does."""
+
+    def __init__(self, options: Options) -> None:
+        self._options = options
+        self._finder: FindModuleCache | None = None
+        self._answers: dict[str, ModuleStatus] = {}
+
+    def status(self, module: str) -> ModuleStatus:
+        """"typed" (mypy loads it), "untyped" (installed without types) or "missing"."""
+        answer = self._answers.get(module)
+        if answer is None:
+            if self._finder is None:
+                paths = compute_search_paths([], self._options, default_data_dir())
+                self._finder = FindModuleCache(paths, None, self._options)
+            result = self._finder.find_module(module)
+            if isinstance(result, str):
+                answer = "typed"
+            elif result in (
+                ModuleNotFoundReason.FOUND_WITHOUT_TYPE_HINTS,
+                ModuleNotFoundReason.APPROVED_STUBS_NOT_INSTALLED,
+            ):
+                answer = "untyped"
+            else:
+                answer = "missing"
+            self._answers[module] = answer
+        return answer
+
+
+def imports_protogym(tree: MypyFile) -> bool:
+    """True if the file imports protogym (or a module of it) by absolute name."""
+    for imp in tree.imports:
+        if isinstance(imp, Import):
+            if any(_is_protogym(name) for name, _ in imp.ids):
+                return True
+        elif isinstance(imp, ImportFrom | ImportAll) and imp.relative == 0 and _is_protogym(imp.id):
+            return True
+    return False
+
+
+def _is_protogym(module: str) -> bool:
+    return module == "protogym" or module.startswith("protogym.")
+
+
+def env_module_dependencies(
+    tree: MypyFile, installed: Mapping[str, KnownEnv], locator: ModuleLocator
+) -> list[tuple[int, str, int]]:
+    """``(priority, module, line)`` for each env module that `tree`'s string literals name."""
+    if _is_protogym(tree.fullname) or not tree.path or not imports_protogym(tree):
+        return []
+    try:
+        with open(tree.path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        return []
+    found: dict[str, int] = {}
+    for match in _LITERAL_RE.finditer(text):
+        literal = match.group(2)
+        known = installed.get(literal)
+        if known is not None:
+            module = known.module
+        else:
+            entry = ENTRY_POINT_RE.match(literal)
+            module = entry.group("module") if entry is not None else None
+        if module is None or module in found or module == tree.fullname:
+            continue
+        if locator.status(module) == "typed":
+            found[module] = text.count("\n", 0, match.start()) + 1
+    return [(PRI_LOW, module, line) for module, line in found.items()]

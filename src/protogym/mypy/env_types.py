@@ -1,0 +1,229 @@
+"""What an env class is to mypy: its ObsType and ActType, and where it breaks the contract.
+
+An explicit subclass of `Env` carries its types in its base (`Env[O, A]`), and mypy has
+already checked its members against the protocol. A structural class carries them in its
+annotations: ActType is `step`'s action parameter, ObsType the first item of what `reset`
+returns (or of what `step` returns). Its members are checked here, one by one, so that a
+mismatch names the member instead of just saying "incompatible type".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mypy.maptype import map_instance_to_supertype
+from mypy.messages import format_type, get_conflict_protocol_types
+from mypy.nodes import ARG_OPT, ARG_POS, ARG_STAR, MypyFile, SymbolNode, TypeInfo, Var
+from mypy.options import Options
+from mypy.subtypes import find_member, is_subtype
+from mypy.typevars import fill_typevars_with_any
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    Overloaded,
+    ProperType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    get_proper_type,
+)
+
+ENV_FULLNAME = "protogym.core.Env"
+ENV_MEMBERS = (
+    "action_space",
+    "observation_space",
+    "metadata",
+    "render_mode",
+    "reset",
+    "step",
+    "render",
+    "close",
+)
+LEGACY_API = "done"
+STEP_5 = "(obs, reward, terminated, truncated, info)"
+STEP_4 = "(obs, reward, done, info)"
+
+
+@dataclass(frozen=True)
+class EnvTypes:
+    """The ObsType and ActType an env class declares."""
+
+    obs: Type
+    act: Type
+
+
+def lookup_attribute(modules: dict[str, MypyFile], module: str, attribute: str) -> SymbolNode | None:
+    """The node that ``module:attribute`` names in mypy's build (dotted attributes allowed)."""
+    tree = modules.get(module)
+    if tree is None:
+        return None
+    first, *rest = attribute.split(".")
+    symbol = tree.names.get(first)
+    node = symbol.node if symbol is not None else None
+    for part in rest:
+        if not isinstance(node, TypeInfo | MypyFile):
+            return None
+        symbol = node.names.get(part)
+        node = symbol.node if symbol is not None else None
+    return node
+
+
+def env_info_of(modules: dict[str, MypyFile]) -> TypeInfo | None:
+    core = modules.get("protogym.core")
+    symbol = core.names.get("Env") if core is not None else None
+    return symbol.node if symbol is not None and isinstance(symbol.node, TypeInfo) else None
+
+
+def instance_of(node: SymbolNode) -> Instance | None:
+    """The env that an entry point builds: an instance of the class, or a factory's return."""
+    if isinstance(node, TypeInfo):
+        inst = fill_typevars_with_any(node)
+        return inst if isinstance(inst, Instance) else None
+    typ = get_proper_type(getattr(node, "type", None))
+    if isinstance(typ, Overloaded):
+        typ = typ.items[0]
+    if isinstance(typ, CallableType):
+        ret = get_proper_type(typ.ret_type)
+        if isinstance(ret, Instance):
+            return ret
+    return None
+
+
+def _signature(inst: Instance, name: str) -> CallableType | None:
+    typ = get_proper_type(find_member(name, inst, inst))
+    if isinstance(typ, Overloaded):
+        return typ.items[0]
+    return typ if isinstance(typ, CallableType) else None
+
+
+def _first_positional(sig: CallableType) -> Type | None:
+    for kind, typ in zip(sig.arg_kinds, sig.arg_types, strict=True):
+        if kind in (ARG_POS, ARG_OPT, ARG_STAR):
+            return typ
+    return None
+
+
+def _tuple_items(typ: Type) -> list[Type] | None:
+    proper = get_proper_type(typ)
+    return proper.items if isinstance(proper, TupleType) else None
+
+
+def env_types(inst: Instance, env_info: TypeInfo | None, api: str) -> EnvTypes:
+    """ObsType and ActType of `inst`; `Any` for whatever its class leaves unannotated."""
+    unknown = AnyType(TypeOfAny.unannotated)
+    if env_info is not None and env_info in inst.type.mro:
+        mapped = map_instance_to_supertype(inst, env_info)
+        return EnvTypes(mapped.args[0], mapped.args[1])
+    obs: Type | None = None
+    act: Type | None = None
+    step = _signature(inst, "step")
+    if step is not None:
+        act = _first_positional(step)
+        items = _tuple_items(step.ret_type)
+        if items:
+            obs = items[0]
+    reset = _signature(inst, "reset")
+    if reset is not None:
+        items = _tuple_items(reset.ret_type)
+        if items is not None and len(items) == 2:
+            obs = items[0]
+        elif api == LEGACY_API and items is None:
+            obs = reset.ret_type
+    return EnvTypes(obs if obs is not None else unknown, act if act is not None else unknown)
+
+
+def env_problems(
+    inst: Instance, env_info: TypeInfo | None, api: str, options: Options
+) -> list[str]:
+    """Why `inst` is not an env for `register(..., api=api)`, one message per failing member.
+
+    A factory declared to return a protocol (`Env[O, A]`) is taken at its word.
+    """
+    info = inst.type
+    name = f'"{info.fullname}"'
+    if info.is_protocol:
+        return []
+    if env_info is not None and env_info in info.mro:
+        # mypy has checked the members' types against the protocol in the class's module.
+        missing = sorted(m for m in info.abstract_attributes if m[0] in ENV_MEMBERS)
+        return [f"{name} does not implement {member!r} of protogym.Env" for member, _ in missing]
+    missing_members = [m for m in ENV_MEMBERS if info.get(m) is None]
+    problems = [
+        f"{name} has no {member!r}, which protogym.Env requires" for member in missing_members
+    ]
+    checked: set[str] = set(missing_members)
+    step = _signature(inst, "step") if "step" not in checked else None
+    if step is not None and (found := _step_problems(name, step, api, options)):
+        checked.add("step")
+        problems.extend(found)
+    reset = _signature(inst, "reset") if "reset" not in checked else None
+    if reset is not None and (found := _reset_problems(name, reset, api, options)):
+        checked.add("reset")
+        problems.extend(found)
+    if problems or api == LEGACY_API or env_info is None:
+        return problems
+    types = env_types(inst, env_info, api)
+    protocol = Instance(env_info, [types.obs, types.act])
+    if is_subtype(inst, protocol, options=options):
+        return problems
+    for member, got, expected, _ in get_conflict_protocol_types(inst, inst, protocol, options=options):
+        if member in checked:
+            continue
+        checked.add(member)
+        problems.append(
+            f"{name}.{member} has type {format_type(got, options)}, but protogym.Env"
+            f"[{format_type(types.obs, options)}, {format_type(types.act, options)}] "
+            f"needs {format_type(expected, options)}"
+        )
+    return problems
+
+
+def _step_problems(name: str, step: CallableType, api: str, options: Options) -> list[str]:
+    if _first_positional(step) is None:
+        return [f"{name}.step takes no action argument; define step(self, action)"]
+    items = _tuple_items(step.ret_type)
+    ret = get_proper_type(step.ret_type)
+    if isinstance(ret, AnyType):
+        return []
+    if api == LEGACY_API:
+        if items is not None and len(items) == 5:
+            return [
+                f"{name}.step returns 5 values {STEP_5}, but the id is registered with "
+                f'api="done", which expects {STEP_4}; drop api="done"'
+            ]
+        if items is None or len(items) != 4:
+            return [f"{name}.step returns {format_type(ret, options)}; with api=\"done\" it must "
+                    f"return 4 values {STEP_4}"]
+        return []
+    if items is not None and len(items) == 4:
+        return [
+            f"{name}.step returns 4 values {STEP_4}; return terminated and truncated "
+            f'{STEP_5}, or register with api="done"'
+        ]
+    if items is None or len(items) != 5:
+        return [f"{name}.step returns {format_type(ret, options)}; it must return 5 values {STEP_5}"]
+    return []
+
+
+def _reset_problems(name: str, reset: CallableType, api: str, options: Options) -> list[str]:
+    problems = []
+    accepted = set(reset.arg_names) if reset.is_kw_arg is False else None
+    if accepted is not None:
+        lacking = [kw for kw in ("seed", "options") if kw not in accepted]
+        if lacking and api != LEGACY_API:
+            problems.append(
+                f"{name}.reset does not accept {' and '.join(lacking)}; define "
+                "reset(self, *, seed=None, options=None)"
+            )
+    ret = get_proper_type(reset.ret_type)
+    items = _tuple_items(ret)
+    if isinstance(ret, AnyType) or (items is not None and len(items) == 2):
+        return problems
+    if api == LEGACY_API:
+        return problems
+    problems.append(
+        f"{name}.reset returns {format_type(ret, options)}; return (obs, info), or register "
+        'with api="done" for an old env whose reset returns the observation only'
+    )
+    return problems

@@ -1,0 +1,200 @@
+"""Which env ids the plugin knows, and where each one's class lives.
+
+Two sources: the registry as the user has it installed (`protogym.registry`, plugins
+included; discovery imports plugin modules but no env module), and literal
+``register(id=..., ...)`` calls in the files mypy is checking. The second source is read from
+the source text with `ast`, not from mypy's trees: modules loaded from mypy's incremental
+cache have no statements left to look at, and a program that registers an id in one module
+and makes it in another must not get a false error when only the second one changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+# The same shape as `protogym.registration.spec.ENV_ID_RE`; kept here so that reading ids
+# from source text does not import the registry.
+_ENTRY_POINT_SEP = ":"
+
+
+@dataclass(frozen=True)
+class KnownEnv:
+    """An env id and what the plugin needs to type `make(id)`.
+
+    `entry_point` is ``"module:attribute"`` (an attribute path may be dotted), or None for an
+    id whose entry point is not written literally (a vector-only env, or a lambda).
+    `origin` names where the id comes from, for messages: a plugin distribution, "code" for
+    an installed id registered in code, or ``path:line`` of a `register` call in the build.
+    """
+
+    id: str
+    entry_point: str | None
+    api: str
+    origin: str
+
+    @property
+    def module(self) -> str | None:
+        if self.entry_point is None or _ENTRY_POINT_SEP not in self.entry_point:
+            return None
+        return self.entry_point.split(_ENTRY_POINT_SEP, 1)[0]
+
+    @property
+    def attribute(self) -> str | None:
+        if self.entry_point is None or _ENTRY_POINT_SEP not in self.entry_point:
+            return None
+        return self.entry_point.split(_ENTRY_POINT_SEP, 1)[1]
+
+
+def entry_point_text(entry_point: object) -> str | None:
+    """``"module:qualname"`` for a string or an importable callable, else None."""
+    if isinstance(entry_point, str):
+        return entry_point
+    module = getattr(entry_point, "__module__", None)
+    qualname = getattr(entry_point, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        return None
+    return f"{module}{_ENTRY_POINT_SEP}{qualname}"
+
+
+def load_installed(
+    load: Callable[[], Iterable[Any]] | None = None,
+) -> tuple[dict[str, KnownEnv], str | None]:
+    """The installed registry as `KnownEnv`s, and the reason it is empty if loading failed.
+
+    `load` returns the registry's specs; by default it is `protogym.registry.values()`. A
+    broken registry must not crash mypy: the plugin then knows only the ids registered in
+    the checked program, and says why once.
+    """
+    try:
+        with warnings.catch_warnings():
+            # A plugin that fails to load is reported by `protogym list` and by `make`; the
+            # type checker stays quiet about it and treats its ids as unknown.
+            warnings.simplefilter("ignore")
+            specs = list(load() if load is not None else _registry_specs())
+    except Exception as exc:  # noqa: BLE001 - any failure only disables installed ids
+        return {}, f"{type(exc).__name__}: {exc}"
+    known: dict[str, KnownEnv] = {}
+    for spec in specs:
+        known[spec.id] = KnownEnv(
+            id=spec.id,
+            entry_point=entry_point_text(spec.entry_point),
+            api=str(spec.api),
+            origin=spec.plugin or "code",
+        )
+    return known, None
+
+
+def _registry_specs() -> Iterable[Any]:
+    from protogym.registration.registry import Registry  # noqa: F401 - fail early if missing
+
+    import protogym
+
+    return list(protogym.registry.values())
+
+
+def registry_digest(known: dict[str, KnownEnv]) -> str:
+    """A short hash of the installed ids and entry points, for mypy's cache invalidation."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    for env_id in sorted(known):
+        env = known[env_id]
+        digest.update(f"{env_id}\0{env.entry_point}\0{env.api}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class SourceRegistration(KnownEnv):
+    """A literal `register` call found in a checked file."""
+
+    path: str
+    line: int
+    module_id: str
+    class_ref: str | None
+    """The dotted name of a class or callable passed directly as the entry point."""
+
+
+def scan_registrations(path: str, module_id: str) -> list[SourceRegistration]:
+    """Literal ``register(id=..., entry_point=...)`` calls in one file.
+
+    Both spellings count: ``protogym.register(...)``/``register(...)`` and a plugin hook's
+    ``registry.register(...)``. The id must be a string literal; the entry point may be a
+    ``"module:attribute"`` literal or a (dotted) name, which is kept for the checker to
+    resolve in `module_id`'s namespace.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        return []
+    if "register" not in text or "protogym" not in text:
+        return []
+    try:
+        tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError):
+        return []
+    found: list[SourceRegistration] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _callee_name(node.func) != "register":
+            continue
+        args = _call_arguments(node)
+        env_id = args.get("id")
+        if not (isinstance(env_id, ast.Constant) and isinstance(env_id.value, str)):
+            continue
+        entry = args.get("entry_point")
+        api = args.get("api")
+        entry_point: str | None = None
+        class_ref: str | None = None
+        if isinstance(entry, ast.Constant) and isinstance(entry.value, str):
+            entry_point = entry.value
+        elif isinstance(entry, ast.Name | ast.Attribute):
+            class_ref = _dotted(entry)
+        found.append(
+            SourceRegistration(
+                id=env_id.value,
+                entry_point=entry_point,
+                api=api.value
+                if isinstance(api, ast.Constant) and isinstance(api.value, str)
+                else "terminated_truncated",
+                origin=f"{os.path.relpath(path)}:{node.lineno}",
+                path=path,
+                line=node.lineno,
+                module_id=module_id,
+                class_ref=class_ref,
+            )
+        )
+    return found
+
+
+def _callee_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _call_arguments(call: ast.Call) -> dict[str, ast.expr]:
+    """`register`'s arguments by parameter name (`id` and `entry_point` may be positional)."""
+    named: dict[str, ast.expr] = {}
+    for name, value in zip(("id", "entry_point"), call.args, strict=False):
+        if isinstance(value, ast.Starred):
+            break
+        named[name] = value
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            named[keyword.arg] = keyword.value
+    return named
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None

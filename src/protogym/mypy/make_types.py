@@ -1,0 +1,199 @@
+"""Types `make("<id>")` from the registry, and reports an unknown literal id.
+
+Without the plugin, `make` returns `Wrapper[Any, Any, Any, Any]` (or `LegacyEnv[Any, Any]`
+for ``return_two_dones=False``). With it, the `Any`s become the registered class's ObsType
+and ActType: the wrappers that `make` applies (checker, order enforcing, time limit,
+rendering, step compatibility) keep both types, so the outermost one has the class's.
+Named `wrappers=[...]` may change them, so a call that passes some keeps the `Any`s.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import MypyFile, StrExpr
+from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import (
+    AnyType,
+    Instance,
+    LiteralType,
+    NoneType,
+    Type,
+    UnionType,
+    get_proper_type,
+)
+
+from protogym.mypy.env_types import (
+    EnvTypes,
+    env_info_of,
+    env_types,
+    lookup_attribute,
+    instance_of,
+)
+from protogym.mypy.known_ids import KnownEnv, SourceRegistration, scan_registrations
+
+ENV_ID = ErrorCode("protogym-env-id", "An env id that the registry does not know", "protogym")
+
+
+def literal_str(ctx: FunctionContext | MethodContext, index: int) -> str | None:
+    """The string literal (or `Final` str constant) passed for formal argument `index`."""
+    if index >= len(ctx.args) or len(ctx.args[index]) != 1:
+        return None
+    expr = ctx.args[index][0]
+    if isinstance(expr, StrExpr):
+        return expr.value
+    typ = get_proper_type(ctx.arg_types[index][0])
+    if isinstance(typ, Instance) and typ.last_known_value is not None:
+        typ = typ.last_known_value
+    if isinstance(typ, LiteralType) and isinstance(typ.value, str):
+        return typ.value
+    return None
+
+
+def formal_index(ctx: FunctionContext | MethodContext, name: str) -> int | None:
+    try:
+        return ctx.callee_arg_names.index(name)
+    except ValueError:
+        return None
+
+
+def passes_value(ctx: FunctionContext | MethodContext, name: str) -> bool:
+    """True if the call passes formal argument `name`, or `**kwargs` that may hold it."""
+    index = formal_index(ctx, name)
+    if index is None or not ctx.args[index]:
+        return False
+    return not all(isinstance(get_proper_type(t), NoneType) for t in ctx.arg_types[index])
+
+
+class MakeTyper:
+    """The `make`/`make_vec` hooks, with the ids the checked program registers itself."""
+
+    def __init__(
+        self,
+        installed: Mapping[str, KnownEnv],
+        modules: Callable[[], dict[str, MypyFile]],
+        registry_error: str | None = None,
+    ) -> None:
+        self._installed = installed
+        self._modules = modules
+        self._registry_error = registry_error
+        self._in_build: dict[str, SourceRegistration] | None = None
+
+    # -- what ids exist ----------------------------------------------------------------
+
+    def in_build(self) -> dict[str, SourceRegistration]:
+        """Ids registered by literal `register` calls in the files being checked.
+
+        Scanned once, and only when an id is not installed: most programs only make
+        installed envs, and those never pay for the scan.
+        """
+        if self._in_build is None:
+            found: dict[str, SourceRegistration] = {}
+            for module_id, tree in self._modules().items():
+                if module_id == "protogym" or module_id.startswith("protogym."):
+                    continue
+                if not tree.path or tree.path.endswith(".pyi"):
+                    continue
+                for registration in scan_registrations(tree.path, module_id):
+                    found.setdefault(registration.id, registration)
+            self._in_build = found
+        return self._in_build
+
+    def known(self, env_id: str) -> KnownEnv | None:
+        return self._installed.get(env_id) or self.in_build().get(env_id)
+
+    def unknown_id_message(self, env_id: str) -> str:
+        from protogym.registration.spec import ENV_ID_RE
+
+        ids = sorted(set(self._installed) | set(self.in_build()))
+        message = f'Unknown environment id "{env_id}"'
+        match = ENV_ID_RE.fullmatch(env_id)
+        same_name = []
+        if match is not None:
+            for known in ids:
+                other = ENV_ID_RE.fullmatch(known)
+                if other is not None and (other["namespace"], other["name"]) == (
+                    match["namespace"],
+                    match["name"],
+                ):
+                    same_name.append(known)
+        if same_name:
+            message += "; registered versions: " + ", ".join(f'"{i}"' for i in same_name)
+        else:
+            close = difflib.get_close_matches(env_id, ids, n=3, cutoff=0.6)
+            if close:
+                message += "; did you mean " + " or ".join(f'"{i}"' for i in close) + "?"
+        message += (
+            " (ids come from the installed registry, listed by `protogym list`, and from "
+            "literal register() calls in the checked code)"
+        )
+        if self._registry_error is not None:
+            message += f"; the installed registry could not be loaded: {self._registry_error}"
+        return message
+
+    # -- types -------------------------------------------------------------------------
+
+    def types_of(self, env: KnownEnv) -> EnvTypes | None:
+        """The env's ObsType and ActType, if its class is in mypy's build."""
+        modules = self._modules()
+        node = None
+        if env.module is not None and env.attribute is not None:
+            node = lookup_attribute(modules, env.module, env.attribute)
+        elif isinstance(env, SourceRegistration) and env.class_ref is not None:
+            node = lookup_attribute(modules, env.module_id, env.class_ref)
+        inst = instance_of(node) if node is not None else None
+        if inst is None:
+            return None
+        return env_types(inst, env_info_of(modules), env.api)
+
+    def _env_for_call(self, ctx: FunctionContext) -> KnownEnv | None:
+        env_id = literal_str(ctx, 0)
+        if env_id is None:
+            return None
+        env = self.known(env_id)
+        if env is None:
+            ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
+        return env
+
+    # -- hooks -------------------------------------------------------------------------
+
+    def make(self, ctx: FunctionContext) -> Type:
+        env = self._env_for_call(ctx)
+        if env is None or passes_value(ctx, "wrappers"):
+            return ctx.default_return_type
+        types = self.types_of(env)
+        if types is None:
+            return ctx.default_return_type
+        return refine(ctx.default_return_type, types)
+
+    def make_vec(self, ctx: FunctionContext) -> Type:
+        env = self._env_for_call(ctx)
+        if env is None:
+            return ctx.default_return_type
+        return ctx.default_return_type
+
+
+def refine(typ: Type, types: EnvTypes) -> Type:
+    """Fill the `Any` type arguments of `make`'s return type with the env's types.
+
+    `Wrapper[WObs, WAct, Obs, Act]` becomes `Wrapper[O, A, O, A]`; a two-parameter env type
+    (`Env`, `LegacyEnv`) becomes `[O, A]`. Arguments that are not `Any` are left alone.
+    """
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        return UnionType([refine(item, types) for item in proper.items], proper.line)
+    if not isinstance(proper, Instance):
+        return typ
+    if len(proper.args) == 4:
+        wanted = [types.obs, types.act, types.obs, types.act]
+    elif len(proper.args) == 2:
+        wanted = [types.obs, types.act]
+    else:
+        return typ
+    args = [
+        new if isinstance(get_proper_type(old), AnyType) else old
+        for old, new in zip(proper.args, wanted, strict=True)
+    ]
+    return proper.copy_modified(args=args)
