@@ -1,0 +1,262 @@
+"""What the native vector envs share: per-sub-env seeding, autoreset modes, time limits.
+
+Each sub-env owns a generator seeded exactly as its single-env twin would be (`seed + i`),
+and draws its reset noise from it in the same order, so sub-env i follows the trajectory
+of the single env seeded `seed + i`. To keep resets vectorized, each generator's standard
+uniforms are drawn ahead in blocks; ``low + (high - low) * u`` is exactly what numpy's
+`uniform` computes, so the values match bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from protogym.core import Env
+from protogym.error import ClosedEnvironmentError
+from protogym.spaces import Box
+from protogym.spaces.space import Space
+from protogym.utils.seeding import np_random
+from protogym.vector.sync_vector_env import reset_mask_of
+from protogym.vector.vector_env import (
+    ActT,
+    AutoresetMode,
+    ModeT_co,
+    VectorEnvBase,
+    VectorStepResult,
+    parse_autoreset_mode,
+    seeds_for,
+)
+from protogym_classic_control.utils import reset_needed
+
+__all__ = ["ClassicVectorEnv", "IntArray"]
+
+IntArray = NDArray[np.intp]
+
+_NEXT_STEP = AutoresetMode.NEXT_STEP
+_SAME_STEP = AutoresetMode.SAME_STEP
+
+
+class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
+    """Base of the numpy-vectorized classic-control envs; subclasses write the physics.
+
+    Subclasses set `draws_per_reset` (how many uniforms one single-env reset consumes) and
+    implement `_reset_rows`, `_physics`, `_observe` and `_single_env`.
+    """
+
+    draws_per_reset: ClassVar[int]
+    buffered_resets: ClassVar[int] = 64
+    """Resets' worth of uniforms drawn ahead per sub-env (memory vs. generator calls)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 50}
+
+    single_observation_space: Box
+    single_action_space: Space[Any]
+    observation_space: Box
+    action_space: Space[ActT]
+    render_mode: str | None
+
+    def __init__(
+        self,
+        num_envs: int,
+        max_episode_steps: int | None,
+        render_mode: str | None,
+        autoreset_mode: AutoresetMode | str,
+    ) -> None:
+        name = type(self).__name__
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"{name} needs num_envs to be a positive int, got {num_envs!r}")
+        if max_episode_steps is not None and (
+            isinstance(max_episode_steps, bool)
+            or not isinstance(max_episode_steps, int)
+            or max_episode_steps < 1
+        ):
+            raise ValueError(
+                f"{name} needs max_episode_steps to be a positive int or None, "
+                f"got {max_episode_steps!r}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{name} supports render_mode 'rgb_array' or None, got {render_mode!r}"
+            )
+        self.num_envs = num_envs
+        self.max_episode_steps = max_episode_steps
+        self.render_mode = render_mode
+        self._autoreset_mode = parse_autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self._autoreset_mode}
+        self._generators: list[np.random.Generator] = []
+        self._seeds: list[int] = []
+        blocks = self.buffered_resets
+        self._uniforms = np.empty((num_envs, blocks, self.draws_per_reset), dtype=np.float64)
+        self._cursor = np.full(num_envs, blocks, dtype=np.intp)
+        self._steps = np.zeros(num_envs, dtype=np.int64)
+        self._pending = np.zeros(num_envs, dtype=np.bool_)
+        self._started = False
+        self._renderer: Env[Any, Any] | None = None
+        self.closed = False
+
+    @property
+    def autoreset_mode(self) -> ModeT_co:
+        return self._autoreset_mode  # type: ignore[return-value]
+
+    @property
+    def np_random_seeds(self) -> tuple[int, ...]:
+        """The seed (or OS entropy) of every sub-env's generator, to reproduce a run."""
+        return tuple(self._seeds)
+
+    # -- hooks -------------------------------------------------------------------------
+
+    def _reset_rows(self, rows: IntArray, uniforms: NDArray[np.float64],
+                    options: dict[str, Any] | None) -> None:
+        """Set the state of sub-envs `rows` from their standard uniforms (one row each)."""
+        raise NotImplementedError
+
+    def _physics(self, actions: Any) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Advance every sub-env one step; return fresh `(rewards, terminated)` arrays."""
+        raise NotImplementedError
+
+    def _observe(self, rows: IntArray | None) -> NDArray[np.float32]:
+        """A fresh observation batch of sub-envs `rows` (every sub-env for None)."""
+        raise NotImplementedError
+
+    def _single_env(self, render_mode: str) -> Env[Any, Any]:
+        """A single env of this kind, used to draw the sub-envs' frames."""
+        raise NotImplementedError
+
+    def _load_state(self, env: Any, row: int) -> None:
+        """Copy sub-env `row`'s state into the single env `env` (for rendering)."""
+        raise NotImplementedError
+
+    # -- the protocol ----------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        self._check_open()
+        seeds = seeds_for(seed, self.num_envs)
+        mask = reset_mask_of(options, self.num_envs)
+        if mask is not None:
+            assert options is not None
+            options = {k: v for k, v in options.items() if k != "reset_mask"}
+            if not self._started and not mask.all():
+                raise ValueError(
+                    f"the first reset of {type(self).__name__} must reset every sub-env; "
+                    'drop options["reset_mask"] or make it all True'
+                )
+        rows = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
+        if not self._generators:
+            for _ in range(self.num_envs):
+                generator, used = np_random(None)
+                self._generators.append(generator)
+                self._seeds.append(used)
+        blocks = self.buffered_resets
+        for row in rows.tolist():
+            if seeds[row] is not None:
+                self._generators[row], self._seeds[row] = np_random(seeds[row])
+                self._cursor[row] = blocks
+        self._reset_rows(rows, self._draw(rows), options)
+        self._steps[rows] = 0
+        self._pending[rows] = False
+        self._started = True
+        return self._observe(None), {}
+
+    def step(self, actions: ActT) -> VectorStepResult[NDArray[np.float32]]:
+        if not self._started:
+            self._check_open()
+            raise reset_needed(type(self).__name__)
+        rewards, terminated = self._physics(actions)
+        steps = self._steps
+        steps += 1
+        if self.max_episode_steps is None:
+            truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        else:
+            truncated = steps >= self.max_episode_steps
+        mode = self._autoreset_mode
+        infos: dict[str, Any] = {}
+        if mode is _NEXT_STEP:
+            pending = self._pending
+            if pending.any():
+                rows = np.flatnonzero(pending)
+                self._reset_rows(rows, self._draw(rows), None)
+                steps[rows] = 0
+                rewards[rows] = 0.0
+                terminated[rows] = False
+                truncated[rows] = False
+            np.logical_or(terminated, truncated, out=pending)
+            observations = self._observe(None)
+        elif mode is _SAME_STEP:
+            done = terminated | truncated
+            observations = self._observe(None)
+            if done.any():
+                rows = np.flatnonzero(done)
+                finals = observations[rows]
+                self._reset_rows(rows, self._draw(rows), None)
+                steps[rows] = 0
+                observations[rows] = self._observe(rows)
+                final_obs = np.full(self.num_envs, None, dtype=object)
+                final_info = np.full(self.num_envs, None, dtype=object)
+                for final, row in zip(finals, rows.tolist(), strict=True):
+                    final_obs[row] = final
+                    final_info[row] = {}
+                infos = {
+                    "final_observation": final_obs,
+                    "_final_observation": done,
+                    "final_info": final_info,
+                    "_final_info": done.copy(),
+                }
+        else:
+            observations = self._observe(None)
+        return observations, rewards, terminated, truncated, infos
+
+    def render(self) -> tuple[Any, ...] | None:
+        """One frame per sub-env in `rgb_array` mode, drawn by a single env of this kind."""
+        self._check_open()
+        if self.render_mode is None:
+            return None
+        if not self._started:
+            raise reset_needed(type(self).__name__)
+        if self._renderer is None:
+            self._renderer = self._single_env(self.render_mode)
+        frames = []
+        for row in range(self.num_envs):
+            self._load_state(self._renderer, row)
+            frames.append(self._renderer.render())
+        return tuple(frames)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._started = False
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _draw(self, rows: IntArray) -> NDArray[np.float64]:
+        """The next reset's standard uniforms of each sub-env in `rows`, shape (len, draws)."""
+        cursor = self._cursor
+        at = cursor[rows]
+        blocks = self.buffered_resets
+        if (at >= blocks).any():
+            uniforms = self._uniforms
+            generators = self._generators
+            shape = (blocks, self.draws_per_reset)
+            for row in rows[at >= blocks].tolist():
+                uniforms[row] = generators[row].random(shape)
+            at[at >= blocks] = 0
+        cursor[rows] = at + 1
+        return self._uniforms[rows, at]
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError(
+                f"this {type(self).__name__} is closed; make a new one to keep going"
+            )
