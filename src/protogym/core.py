@@ -95,17 +95,21 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=_StructuralMeta):
     if not TYPE_CHECKING:
         _required_members_ = _ENV_MEMBERS
 
-    @property
-    def action_space(self) -> Space[_ActT]: ...
+    if TYPE_CHECKING:
+        # Read-only for mypy, so that a class assigning them as attributes conforms; absent
+        # at run time, so that explicit subclasses can assign them.
 
-    @property
-    def observation_space(self) -> Space[_ObsT_co]: ...
+        @property
+        def action_space(self) -> Space[_ActT]: ...
 
-    @property
-    def metadata(self) -> Mapping[str, Any]: ...
+        @property
+        def observation_space(self) -> Space[_ObsT_co]: ...
 
-    @property
-    def render_mode(self) -> str | None: ...
+        @property
+        def metadata(self) -> Mapping[str, Any]: ...
+
+        @property
+        def render_mode(self) -> str | None: ...
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
