@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs everything plus the test tools into .venv, then runs the whole test command:
+# ruff, mypy --strict over src/, plugins/ and tests/, and pytest over the core and every
+# plugin. pytest exits non-zero (5) when it collects no test.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/install.sh" test
+export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+echo "== ruff"
+.venv/bin/ruff check src plugins tests benchmarks
+echo "== mypy --strict"
+.venv/bin/mypy --strict src plugins tests
+echo "== pytest"
+.venv/bin/python -m pytest tests plugins -q -n 2
