@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -106,7 +106,10 @@ def _normalise_desc(desc: Sequence[str] | Sequence[Sequence[str | bytes]]) -> li
 class FrozenLakeEnv(TabularEnv[float]):
     """Walk on a grid of ice to the goal; holes end the episode with no reward."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
