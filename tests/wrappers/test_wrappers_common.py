@@ -121,21 +121,26 @@ def test_wrappers_order_enforcing_is_a_passthrough_after_reset() -> None:
     env = OrderEnforcing(inner)
     info = env.reset(seed=5)[1]
     assert env.has_reset and info == {"reset": True} and inner.reset_seeds == [5]
-    # After reset, this wrapper's step is the inner env's own bound method.
-    assert env.step == inner.step
     reward = env.step(1)[1]
     assert reward == 1.0 and inner.actions == [1]
-    assert env.render()[0, 0, 0] == 1
+    # From the first step on, this wrapper's step is the inner env's own bound method.
+    assert env.step == inner.step
+    assert env.step(0)[1] == 2.0
+    assert env.render()[0, 0, 0] == 2
 
 
-def test_wrappers_order_enforcing_picks_up_inner_step_at_each_reset() -> None:
+def test_wrappers_order_enforcing_binds_the_inner_step_as_it_is_after_one_step() -> None:
     inner = TimeLimit(CountingEnv(), 10)
     env = OrderEnforcing(inner)
-    env.reset()
-    assert env.step == inner.step
     replacement = CountingEnv().step
-    inner.__dict__["step"] = replacement
+
+    def swap_after_first_step(action: int) -> Any:
+        inner.__dict__["step"] = replacement
+        return TimeLimit.step(inner, action)
+
+    inner.__dict__["step"] = swap_after_first_step
     env.reset()
+    assert env.step(0)[1] == 1.0
     assert env.step == replacement
 
 
@@ -240,7 +245,7 @@ def test_wrappers_common_forward_spaces_and_unwrapped() -> None:
     env = RecordEpisodeStatistics(OrderEnforcing(TimeLimit(inner, 5)))
     assert env.observation_space is inner.observation_space
     assert env.action_space is inner.action_space
-    assert str(env) == f"<RecordEpisodeStatistics<OrderEnforcing<TimeLimit{inner}>>>"
+    assert str(env) == "<RecordEpisodeStatistics<OrderEnforcing<TimeLimit<CountingEnv instance>>>>"
     env.close()
     assert inner.closed
     assert env.unwrapped is inner

@@ -131,9 +131,9 @@ _RESET_NEEDED_RENDER = (
 class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType]):
     """Raises `ResetNeeded` if `step` (or `render`) is called before the first `reset`.
 
-    After the first `reset` it costs nothing: `reset` stores the inner env's bound `step` as
-    this instance's `step`, which shadows the checking method, so a call through this
-    wrapper goes straight to the inner env.
+    After the first step it costs nothing: the inner env's bound `step` is stored as this
+    instance's `step`, which shadows the checking method, so a call through this wrapper
+    goes straight to the inner env.
     """
 
     def __init__(
@@ -157,8 +157,18 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType]):
     ) -> tuple[ObsType, dict[str, Any]]:
         result = self.env.reset(seed=seed, options=options)
         self._has_reset = True
-        # Re-read at every reset, so an inner wrapper that swaps its own `step` (as the
-        # passive checker does once its checks are done) is picked up here too.
+        self.__dict__["step"] = self._step_then_bind
+        return result
+
+    def _step_then_bind(
+        self, action: ActType
+    ) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """The first step after a reset: binds the inner `step` only once it has run.
+
+        Waiting one step lets an inner wrapper that replaces its own `step` after checking
+        the first one (as the passive checker does) be bound in its final, direct form.
+        """
+        result = self.env.step(action)
         self.__dict__["step"] = self.env.step
         return result
 

@@ -1,0 +1,190 @@
+"""Helpers the wrappers share: running statistics, zero observations, argument checks, rescaling.
+
+`RunningMeanStd` follows Gymnasium's parallel-variance update operation for operation, so
+normalising wrappers give the same numbers; its single-sample `update_one` skips the batch
+mean and variance (which for one sample are the sample itself and zero) without changing
+a single rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import ArrayLike, DTypeLike, NDArray
+
+if TYPE_CHECKING:
+    from protogym.spaces import Box
+    from protogym.spaces.space import Space
+
+__all__ = [
+    "RunningMeanStd",
+    "check_positive_int",
+    "create_zero_array",
+    "rescale_box",
+    "require_box",
+]
+
+
+class RunningMeanStd:
+    """Mean and variance of everything passed to `update`, with a small prior count."""
+
+    def __init__(
+        self, epsilon: float = 1e-4, shape: tuple[int, ...] = (), dtype: DTypeLike = np.float64
+    ) -> None:
+        self.mean: NDArray[Any] = np.zeros(shape, dtype=dtype)
+        self.var: NDArray[Any] = np.ones(shape, dtype=dtype)
+        self.count: float = epsilon
+
+    def update(self, batch: NDArray[Any]) -> None:
+        """Fold in a batch whose first axis indexes samples."""
+        self.update_from_moments(np.mean(batch, axis=0), np.var(batch, axis=0), batch.shape[0])
+
+    def update_one(self, sample: ArrayLike) -> None:
+        """Fold in one sample; the same result as `update` on a batch of one."""
+        x = np.asarray(sample)
+        if x.dtype.kind in "biu":
+            x = x.astype(np.float64)  # np.mean of integers is float64
+        count = self.count
+        delta = x - self.mean
+        total = count + 1
+        self.mean = self.mean + delta / total
+        self.var = (self.var * count + np.square(delta) * count / total) / total
+        self.count = total
+
+    def update_from_moments(
+        self, batch_mean: NDArray[Any], batch_var: NDArray[Any], batch_count: int
+    ) -> None:
+        delta = batch_mean - self.mean
+        total = self.count + batch_count
+        new_mean = self.mean + delta * batch_count / total
+        m2 = (
+            self.var * self.count
+            + batch_var * batch_count
+            + np.square(delta) * self.count * batch_count / total
+        )
+        self.mean, self.var, self.count = new_mean, m2 / total, total
+
+
+class ScalarRunningMeanStd:
+    """`RunningMeanStd` of a scalar stream in plain floats: same values, no array overhead."""
+
+    def __init__(self, epsilon: float = 1e-4) -> None:
+        self.mean = 0.0
+        self.var = 1.0
+        self.count = epsilon
+
+    def update_one(self, x: float) -> None:
+        count = self.count
+        delta = x - self.mean
+        total = count + 1
+        self.mean = self.mean + delta / total
+        self.var = (self.var * count + delta * delta * count / total) / total
+        self.count = total
+
+
+def create_zero_array(space: Space[Any]) -> Any:
+    """The element of `space` closest to zero (per coordinate), used for padding."""
+    from protogym import spaces
+
+    if isinstance(space, spaces.Box):
+        zero = np.zeros(space.shape, dtype=space.dtype)
+        zero = np.where(space.low > 0, space.low, zero)
+        return np.where(space.high < 0, space.high, zero).astype(space.dtype)
+    if isinstance(space, spaces.Discrete):
+        return space.start
+    if isinstance(space, spaces.MultiDiscrete):
+        return np.array(space.start, copy=True, dtype=space.dtype)
+    if isinstance(space, spaces.MultiBinary):
+        return np.zeros(space.shape, dtype=space.dtype)
+    if isinstance(space, spaces.Tuple):
+        return tuple(create_zero_array(sub) for sub in space.spaces)
+    if isinstance(space, spaces.Dict):
+        return {key: create_zero_array(sub) for key, sub in space.spaces.items()}
+    if isinstance(space, spaces.Text):
+        return "".join(space.characters[0] for _ in range(space.min_length))
+    raise ValueError(
+        f"cannot build a zero observation for {space!r}: only Box, Discrete, MultiDiscrete, "
+        "MultiBinary, Tuple, Dict and Text spaces have one; pass an explicit padding value"
+    )
+
+
+def check_positive_int(owner: str, name: str, value: object, minimum: int = 1) -> int:
+    """`value` as an int, or a ValueError naming the wrapper, the argument and the bound."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{owner}: {name} must be an int, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{owner}: {name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def require_box(owner: str, what: str, space: Space[Any]) -> Box:
+    """`space` if it is a `Box`, else a ValueError saying the wrapper needs one."""
+    from protogym.spaces import Box
+
+    if not isinstance(space, Box):
+        raise ValueError(
+            f"{owner} needs a Box {what} space, got {space!r}; it only works on continuous "
+            "array spaces"
+        )
+    return space
+
+
+def _bound_array(name: str, value: ArrayLike, shape: tuple[int, ...]) -> NDArray[Any]:
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be a number or a numeric array, got {value!r}")
+    if arr.ndim == 0:
+        return np.full(shape, arr)
+    if arr.shape != shape:
+        raise ValueError(f"{name} must be a scalar or have shape {shape}, got shape {arr.shape}")
+    return arr
+
+
+def rescale_box(
+    box: Box, new_min: ArrayLike, new_max: ArrayLike, owner: str = "rescale_box"
+) -> tuple[Box, Callable[[NDArray[Any]], NDArray[Any]], Callable[[NDArray[Any]], NDArray[Any]]]:
+    """The box with bounds `[new_min, new_max]` and the affine maps into it and back.
+
+    Unbounded coordinates must stay unbounded on the same side. The slope is computed in
+    extended precision (as Gymnasium does) so that the bounds map onto each other exactly.
+    """
+    from protogym.spaces import Box
+
+    low = _bound_array(f"{owner}: the new minimum", new_min, box.shape)
+    high = _bound_array(f"{owner}: the new maximum", new_max, box.shape)
+    if not np.all((low == box.low)[np.isinf(low) | np.isinf(box.low)]):
+        raise ValueError(
+            f"{owner}: an infinite lower bound must stay the same infinity, got new minimum "
+            f"{low} for low {box.low}"
+        )
+    if not np.all((high == box.high)[np.isinf(high) | np.isinf(box.high)]):
+        raise ValueError(
+            f"{owner}: an infinite upper bound must stay the same infinity, got new maximum "
+            f"{high} for high {box.high}"
+        )
+    if not np.all(low <= high):
+        raise ValueError(f"{owner}: the new minimum {low} must be <= the new maximum {high}")
+    min_finite = np.isfinite(low)
+    max_finite = np.isfinite(high)
+    both = min_finite & max_finite
+    span = np.array(box.high[both], dtype=np.longdouble) - np.array(
+        box.low[both], dtype=np.longdouble
+    )
+    gradient = np.ones_like(low, dtype=box.dtype)
+    gradient[both] = (high[both] - low[both]) / span
+    intercept = np.zeros_like(low, dtype=box.dtype)
+    intercept[max_finite] = high[max_finite] - box.high[max_finite]
+    intercept[min_finite] = gradient[min_finite] * -box.low[min_finite] + low[min_finite]
+    new_box = Box(low=low, high=high, shape=box.shape, dtype=box.dtype)
+
+    def forward(x: NDArray[Any]) -> NDArray[Any]:
+        result: NDArray[Any] = gradient * x + intercept
+        return result
+
+    def backward(x: NDArray[Any]) -> NDArray[Any]:
+        result: NDArray[Any] = (x - intercept) / gradient
+        return result
+
+    return new_box, forward, backward
