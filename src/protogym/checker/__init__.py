@@ -7,6 +7,7 @@ hints only appear in the returned `CheckReport`. docs/checker.md explains each r
 
 from __future__ import annotations
 
+from protogym.checker.env import check_env
 from protogym.checker.report import (
     CheckerWarning,
     CheckReport,
@@ -23,4 +24,5 @@ __all__ = [
     "Rule",
     "RuleResult",
     "Severity",
+    "check_env",
 ]

@@ -29,6 +29,7 @@ __all__ = [
     "check_space",
     "check_step_result",
     "is_bool",
+    "returned_obs_only",
     "shares_data",
     "space_kind",
 ]
@@ -256,7 +257,7 @@ def check_reset_result(
         obs, info = result
         check_obs(obs, space, where, f)
         return obs, info
-    if _in_space(result, space):
+    if returned_obs_only(result, space):
         f.add("PG110", f"{where} returned only an observation, {_short(result)}: this is the "
                        "legacy Gym API.", _LEGACY_FIX_RESET)
     elif isinstance(result, tuple) and len(result) == 2:
@@ -267,6 +268,12 @@ def check_reset_result(
                  else type(result).__name__)
         f.add("PG111", f"{where} returned {shape}, not `(observation, info)`.")
     return None
+
+
+def returned_obs_only(result: object, space: Any) -> bool:
+    """Whether a reset result that is not `(obs, info)` is itself an observation (old API)."""
+    return not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], dict)
+                ) and _in_space(result, space)
 
 
 def _in_space(value: object, space: Any) -> bool:

@@ -135,6 +135,8 @@ class Findings:
     def add(self, rule_id: str, message: str, fix: str | None = None) -> None:
         rule = RULES[rule_id]
         result = RuleResult(rule_id, rule.severity, message, fix or rule.fix)
+        if result in self.report.results or result in self.report.silenced:
+            return  # the same finding from a repeated call says nothing new
         if rule_id in self.skip:
             self.report.silenced.append(result)
         else:
@@ -147,8 +149,12 @@ class Findings:
     def emit(self, *, warn: bool = True, stacklevel: int = 3) -> CheckReport:
         """Warn each warning (if `warn`), then raise `ContractError` if any error fired."""
         if warn:
+            by_id: dict[str, list[RuleResult]] = {}
             for result in self.report.warnings:
-                warnings.warn(f"{result}", CheckerWarning, stacklevel=stacklevel)
+                by_id.setdefault(result.id, []).append(result)
+            for same in by_id.values():  # one warning per rule; the report keeps them all
+                more = f" ({len(same) - 1} more like this in the report)" if len(same) > 1 else ""
+                warnings.warn(f"{same[0]}{more}", CheckerWarning, stacklevel=stacklevel)
         if self.report.errors:
             raise ContractError(self.report)
         return self.report

@@ -187,9 +187,9 @@ _CATALOGUE = (
          "normalising agents need to estimate the range).",
          "Nothing, if the state is unbounded; otherwise give real bounds."),
     Rule("PG303", _H, "render-modes-untested",
-         "The other declared render modes could not be tested: the env has no spec and its "
-         "constructor takes no render_mode.",
-         "Check through protogym.make(id), or accept render_mode in __init__."),
+         "The other declared render modes could not be tested: the env has no spec to "
+         "rebuild it from.",
+         "Check a made env (protogym.make(id)), whose spec records how to rebuild it."),
     # ---- vector envs -----------------------------------------------------------------------
     Rule("PG160", _E, "not-a-vector-env",
          "The object lacks members of a vector env (num_envs, single and batched spaces, "

@@ -24,11 +24,11 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
     def __init__(self, env: Env[ObsType, ActType]) -> None:
         findings = Findings(f"{type(self).__name__}({type(env).__name__})")
         if not passive.check_env_members(env, findings):
-            findings.emit()
+            findings.emit()  # nothing below can work, even inside check_env
         super().__init__(env)
         passive.check_space(env.action_space, "action", findings)
         passive.check_space(env.observation_space, "observation", findings)
-        findings.emit()
+        _emit(findings)
         self._target = findings.report.target
         self._checked_reset = False
         self._checked_step = False

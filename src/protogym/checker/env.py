@@ -1,0 +1,381 @@
+"""`check_env`: drive an env through the contract and report every rule it breaks.
+
+The env is checked as the caller will use it, through whatever wrappers `make` put around it
+(so the checks see what an agent sees), except for a legacy-API layer (`StepCompatibility`
+with ``return_two_dones=False``), which is looked through because it breaks the 5-tuple
+contract on purpose. The seeding checks read the generator of the innermost env. A
+`PassiveEnvChecker` inside the stack is muted while the check runs: its findings would only
+repeat these. Nothing in the stack is replaced or re-wrapped.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Collection, Mapping
+from itertools import combinations
+from typing import Any, TypeVar
+
+import numpy as np
+
+from protogym.checker import passive
+from protogym.checker.report import _PASSIVE_MUTED, CheckReport, Findings, validate_skip
+from protogym.core import Env
+
+__all__ = ["check_env", "data_equal"]
+
+_T = TypeVar("_T")
+_SEED = 123
+_OTHER_SEED = 456
+_ACTION_SAMPLES = 10
+
+
+class _StopChecksError(Exception):
+    """A finding that leaves nothing further to check; `check_env` catches it."""
+
+
+def check_env(
+    env: Any,
+    warn: bool = True,
+    skip_render_check: bool = True,
+    *,
+    skip: Collection[str] = (),
+) -> CheckReport:
+    """Check `env` against the environment contract and return what was found.
+
+    Contract errors (``PG1xx``) raise `ContractError` (an `AssertionError`) after every other
+    check has run, with the full report attached as ``.report``; warnings (``PG2xx``) are
+    issued as `CheckerWarning` unless `warn` is False; hints (``PG3xx``) are only reported.
+    `skip` silences rules by id for this call. Rendering is checked (the env's own mode, and
+    every declared mode when the env has a spec or takes ``render_mode=``) unless
+    `skip_render_check`. The env is reset and stepped with seeds 123 and 456.
+    """
+    findings = Findings(describe(env), validate_skip(skip))
+    token = _PASSIVE_MUTED.set(True)
+    try:
+        _run(env, findings, skip_render_check=skip_render_check)
+    except _StopChecksError:
+        pass
+    finally:
+        _PASSIVE_MUTED.reset(token)
+    return findings.emit(warn=warn)
+
+
+def describe(env: object) -> str:
+    """A short name for reports: the env's class, and its id when it has a spec."""
+    inner = bare(env)
+    spec_id = getattr(getattr(env, "spec", None), "id", None)
+    name = type(inner).__name__
+    return f"{name}<{spec_id}>" if spec_id else name
+
+
+def contract_layer(env: Any) -> Any:
+    """The outermost layer that claims the 5-tuple API: looks through legacy-API adapters."""
+    while getattr(env, "return_two_dones", True) is False and hasattr(env, "env"):
+        env = env.env
+    return env
+
+
+def bare(env: Any) -> Any:
+    """The innermost env, for checks of how it is written rather than how it behaves."""
+    return getattr(env, "unwrapped", env)
+
+
+def _run(env: Any, f: Findings, *, skip_render_check: bool) -> None:
+    if not passive.check_env_members(env, f):
+        raise _StopChecksError
+    env = contract_layer(env)
+    action_space, observation_space = env.action_space, env.observation_space
+    spaces_ok = passive.check_space(action_space, "action", f, hints=True)
+    spaces_ok &= passive.check_space(observation_space, "observation", f, hints=True)
+    if not spaces_ok:
+        raise _StopChecksError
+    _check_samples(action_space, "action_space", f)
+    _check_samples(observation_space, "observation_space", f)
+    if f.has_errors:
+        raise _StopChecksError  # the calls below sample these spaces
+
+    if not passive.check_reset_signature(bare(env), f):
+        raise _StopChecksError
+    result = _call(f, "reset()", env.reset)
+    if passive.check_reset_result(result, observation_space, f) is None:
+        if passive.returned_obs_only(result, observation_space):
+            _probe_legacy_step(env, action_space, f)
+        raise _StopChecksError
+    _call(f, "reset(options={})", lambda: env.reset(options={}))
+
+    nondeterministic = bool(getattr(getattr(env, "spec", None), "nondeterministic", False))
+    _check_reset_seeding(env, f, check_values=not nondeterministic)
+    _check_valid_actions(env, f)
+    if not nondeterministic and not _fired(f, "PG130"):
+        _check_step_determinism(env, f)  # meaningless when the start already differs
+    _check_data_reuse(env, f)
+    if not skip_render_check:
+        _check_rendering(env, f)
+        _check_close_twice(env, f)
+
+
+def _fired(f: Findings, rule: str) -> bool:
+    """Whether `rule` fired, silenced or not."""
+    return any(r.id == rule for r in (*f.report.results, *f.report.silenced))
+
+
+def _call(f: Findings, what: str, fn: Callable[[], _T]) -> _T:
+    try:
+        return fn()
+    except Exception as exc:
+        f.add("PG104", f"{what} raised {type(exc).__name__}: {exc}")
+        raise _StopChecksError from exc
+
+
+def _seeded_copy(space: _T, seed: int) -> _T:
+    """A copy of `space` with its own generator, so checking never moves the env's stream."""
+    clone = copy.deepcopy(space)
+    clone.seed(seed)  # type: ignore[attr-defined]
+    return clone
+
+
+def _check_samples(space: Any, path: str, f: Findings) -> None:
+    """PG102: samples of a space must lie in it and have its declared shape and dtype."""
+    try:
+        clone = _seeded_copy(space, 0)
+        samples = [clone.sample() for _ in range(5)]
+    except Exception as exc:
+        f.add("PG102", f"{path}.sample() raised {type(exc).__name__}: {exc}")
+        return
+    for sample in samples:
+        if not passive._in_space(sample, space):
+            f.add("PG102", f"{path}.sample() returned {passive._short(sample)}, which "
+                           f"{path} does not contain.")
+            return
+        if isinstance(sample, np.ndarray) and (
+            (space.shape is not None and sample.shape != tuple(space.shape))
+            or (space.dtype is not None and sample.dtype != space.dtype)
+        ):
+            f.add("PG102", f"{path}.sample() returned an array of shape {sample.shape} and "
+                           f"dtype {sample.dtype}; the space declares shape {space.shape} "
+                           f"and dtype {space.dtype}.")
+            return
+
+
+def _probe_legacy_step(env: Any, action_space: Any, f: Findings) -> None:
+    """After an obs-only reset, say whether step() is the legacy 4-tuple as well."""
+    try:
+        result = env.step(_seeded_copy(action_space, _SEED).sample())
+    except Exception:
+        return
+    if isinstance(result, tuple) and len(result) == 4:
+        passive.check_step_result(result, env.observation_space, f)
+
+
+def _snapshot(value: _T) -> _T:
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # unpicklable data is compared as it is
+        return value
+
+
+def _rng_state(env: Any) -> dict[str, Any] | None:
+    """The bit-generator state of the innermost env's `np_random`, if it keeps one."""
+    own = getattr(bare(env), "__dict__", {})
+    for name in ("_np_random", "np_random"):
+        generator = own.get(name)
+        if isinstance(generator, np.random.Generator):
+            return dict(generator.bit_generator.state)
+    return None
+
+
+def _explicit_subclass(env: Any) -> bool:
+    return Env in type(bare(env)).__mro__
+
+
+def _reset(env: Any, f: Findings, what: str, **kwargs: Any) -> Any:
+    result = _call(f, what, lambda: env.reset(**kwargs))
+    checked = passive.check_reset_result(result, env.observation_space, f, where=what)
+    if checked is None:
+        raise _StopChecksError
+    return _snapshot(checked[0])
+
+
+def _step(env: Any, f: Findings, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+    try:
+        result = env.step(action)
+    except Exception as exc:
+        f.add("PG124", f"step({passive._short(action)}) raised {type(exc).__name__}: {exc}")
+        raise _StopChecksError from exc
+    checked = passive.check_step_result(result, env.observation_space, f)
+    if checked is None:
+        raise _StopChecksError
+    return checked
+
+
+def _check_reset_seeding(env: Any, f: Findings, *, check_values: bool) -> None:
+    """PG130/PG131: reset(seed=s) gives the same start (and stream) from any state."""
+    first = _reset(env, f, f"reset(seed={_SEED})", seed=_SEED)
+    rng_first = _rng_state(env)
+    following = _reset(env, f, "reset()")
+    actions = _seeded_copy(env.action_space, _SEED)
+    for _ in range(3):
+        _, _, terminated, truncated, _ = _step(env, f, actions.sample())
+        if terminated or truncated:
+            break
+    again = _reset(env, f, f"reset(seed={_SEED}) after steps", seed=_SEED)
+    rng_again = _rng_state(env)
+    following_again = _reset(env, f, "reset()")
+    _reset(env, f, f"reset(seed={_OTHER_SEED})", seed=_OTHER_SEED)
+    rng_other = _rng_state(env)
+
+    if check_values:
+        _compare(f, "PG130", "observation of reset(seed=123)", first, again,
+                 "after steps and other resets")
+        _compare(f, "PG130", "observation of the reset() that follows reset(seed=123)",
+                 following, following_again, "on the second try")
+    if rng_first is None or rng_again is None or rng_other is None:
+        if _explicit_subclass(env):
+            f.add("PG131", "After reset(seed=123) the env has no np_random generator.")
+        return
+    if rng_first != rng_again:
+        f.add("PG131", "reset(seed=123) twice left np_random in different states.")
+    if rng_first == rng_other:
+        f.add("PG131", "reset(seed=123) and reset(seed=456) left np_random in the same state.")
+
+
+def _compare(f: Findings, rule: str, what: str, first: Any, second: Any, when: str) -> None:
+    if not data_equal(first, second):
+        f.add(rule, f"The {what} differed {when}: {passive._short(first)} vs "
+                    f"{passive._short(second)}.")
+    elif not data_equal(first, second, exact=True):
+        f.add("PG214", f"The {what} was close but not equal {when}.")
+
+
+def _check_valid_actions(env: Any, f: Findings) -> None:
+    """PG124 and the step-result rules over a few sampled actions."""
+    actions = _seeded_copy(env.action_space, _SEED + 1)
+    _reset(env, f, f"reset(seed={_SEED})", seed=_SEED)
+    for _ in range(_ACTION_SAMPLES):
+        _, _, terminated, truncated, _ = _step(env, f, actions.sample())
+        if terminated or truncated:
+            _reset(env, f, "reset()")
+
+
+def _check_step_determinism(env: Any, f: Findings) -> None:
+    """PG132/PG214/PG213: the same seed and action give the same transition."""
+    action = _seeded_copy(env.action_space, _SEED).sample()
+    _reset(env, f, f"reset(seed={_SEED})", seed=_SEED)
+    first = _snapshot(_step(env, f, action))
+    rng_first = _rng_state(env)
+    _reset(env, f, f"reset(seed={_SEED})", seed=_SEED)
+    second = _step(env, f, action)
+    rng_second = _rng_state(env)
+    for index, name in enumerate(("observation", "reward", "terminated", "truncated", "info")):
+        _compare(f, "PG132", f"{name} of step() after reset(seed=123)", first[index],
+                 second[index], "for the same action")
+    if rng_first != rng_second:
+        f.add("PG132", "The same seed and action left np_random in different states.")
+    if first[3] and not first[2]:
+        f.add("PG213", "step() returned truncated=True on the first step after reset.")
+
+
+def _check_data_reuse(env: Any, f: Findings) -> None:
+    """PG133: no two calls return the same mutable observation or info."""
+    actions = _seeded_copy(env.action_space, _SEED)
+    calls: list[tuple[str, Any, Any]] = []
+    result = env.reset(seed=_SEED)
+    calls.append(("reset() (call 1)", result[0], result[1]))
+    for _ in range(2):
+        obs, _, terminated, truncated, info = _step(env, f, actions.sample())
+        calls.append((f"step() (call {len(calls) + 1})", obs, info))
+        if terminated or truncated:
+            break
+    result = env.reset(seed=_SEED)
+    calls.append((f"reset() (call {len(calls) + 1})", result[0], result[1]))
+    for (first, obs_1, info_1), (second, obs_2, info_2) in combinations(calls, 2):
+        for what, a, b in (("observations", obs_1, obs_2), ("infos", info_1, info_2)):
+            if passive.shares_data(a, b):
+                f.add("PG133", f"The {what} returned by {first} and {second} share an object.")
+
+
+def _check_rendering(env: Any, f: Findings) -> None:
+    """PG140-PG142, PG240-PG242 for the env's mode, then PG303 or a fresh env per mode."""
+    if env.render_mode is not None:
+        _call(f, "render()", lambda: passive.check_render(env, f))
+    else:
+        passive.check_render_metadata(env, f)
+    modes = env.metadata.get("render_modes")
+    if not isinstance(modes, list | tuple) or not modes:
+        return
+    build = _env_factory(env)
+    if build is None:
+        tested = "none" if env.render_mode is None else f"only {env.render_mode!r}"
+        f.add("PG303", f"{describe(env)} has no spec to rebuild it with another render_mode, "
+                       f"so {tested} of {list(modes)!r} was tested.")
+        return
+    for mode in modes:
+        if mode != env.render_mode and isinstance(mode, str):
+            _check_other_mode(build, mode, f)
+
+
+def _check_other_mode(build: Callable[..., Any], mode: str, f: Findings) -> None:
+    other = _call(f, f"building the env with render_mode={mode!r}",
+                  lambda: build(render_mode=mode))
+    try:
+        _call(f, f"reset() with render_mode={mode!r}", lambda: other.reset(seed=_SEED))
+        if other.render_mode != mode:
+            f.add("PG140", f"The env built with render_mode={mode!r} reports render_mode="
+                           f"{other.render_mode!r}.")
+        _call(f, f"render() with render_mode={mode!r}", lambda: passive.check_render(other, f))
+    finally:
+        other.close()
+
+
+def _env_factory(env: Any) -> Callable[..., Any] | None:
+    """`spec.make`, to build the same env again (optionally with another render_mode).
+
+    Without a spec the constructor's arguments are unknown, and rebuilding from the class
+    with defaults would check a different env.
+    """
+    make = getattr(getattr(env, "spec", None), "make", None)
+    return make if callable(make) else None
+
+
+def _check_close_twice(env: Any, f: Findings) -> None:
+    """PG250 on a fresh copy of the env (the caller's env stays open)."""
+    build = _env_factory(env)
+    if build is None:
+        return
+    other = _call(f, "building a second env to close", build)
+    other.close()
+    try:
+        other.close()
+    except Exception as exc:
+        f.add("PG250", f"The second close() raised {type(exc).__name__}: {exc}")
+
+
+def data_equal(first: Any, second: Any, *, exact: bool = False) -> bool:
+    """Structural equality of returned data; arrays within 1e-5 unless `exact`."""
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, Mapping):
+        return first.keys() == second.keys() and all(
+            data_equal(first[k], second[k], exact=exact) for k in first
+        )
+    if isinstance(first, tuple | list):
+        return len(first) == len(second) and all(
+            data_equal(a, b, exact=exact) for a, b in zip(first, second, strict=True)
+        )
+    if isinstance(first, np.ndarray):
+        if first.shape != second.shape or first.dtype != second.dtype:
+            return False
+        if first.dtype == object:
+            return all(data_equal(a, b, exact=exact)
+                       for a, b in zip(first.flat, second.flat, strict=True))
+        if exact or first.dtype.kind not in "fc":
+            return bool(np.array_equal(first, second, equal_nan=first.dtype.kind in "fc"))
+        return bool(np.allclose(first, second, rtol=1e-5, atol=1e-5, equal_nan=True))
+    if isinstance(first, float | np.floating):
+        if exact:
+            return bool(first == second or (np.isnan(first) and np.isnan(second)))
+        return bool(np.isclose(first, second, rtol=1e-5, atol=1e-5, equal_nan=True))
+    try:
+        return bool(first == second)
+    except Exception:
+        return first is second
