@@ -1,0 +1,247 @@
+"""check_env: every rule fires on the env with that one fault and stays silent otherwise.
+
+Each fault is checked on both flavours (structural and subclassed), bare and made.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from checker_testenvs import FAULTS, FLAVOURS, LyingBox, NoStep, register_corridors
+
+import protogym
+from protogym.checker import (
+    RULES,
+    CheckerWarning,
+    CheckReport,
+    ContractError,
+    Severity,
+    check_env,
+)
+from protogym.utils.env_checker import check_env as seeds_check_env
+
+RENDER_FAULTS = {"PG140", "PG141", "PG142", "PG240", "PG241", "PG242", "PG250"}
+# Rules the made env's PassiveEnvChecker reports while make() builds it (space rules).
+AT_MAKE = {"PG101", "PG102", "PG200", "PG205"}
+
+
+@pytest.fixture(autouse=True)
+def _strict_warnings() -> Iterator[None]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def run_check(env: Any, **kwargs: Any) -> tuple[CheckReport, list[str]]:
+    """check_env's report (taken from the ContractError if one is raised) and warned ids."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            report = check_env(env, **kwargs)
+        except ContractError as exc:
+            report = exc.report
+    warned = [str(w.message).split()[0] for w in caught if w.category is CheckerWarning]
+    return report, warned
+
+
+def bare_env(flavour: str, fault: str) -> Any:
+    return FLAVOURS[flavour](render_mode="rgb_array", fault=fault)
+
+
+def made_env(flavour: str, fault: str) -> Any:
+    env_id = register_corridors()[flavour]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CheckerWarning)
+        return protogym.make(env_id, render_mode="rgb_array", fault=fault)
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_checker_each_rule_fires_alone_on_bare_env(flavour: str, fault: str) -> None:
+    render = fault in RENDER_FAULTS
+    report, warned = run_check(bare_env(flavour, fault), skip_render_check=not render)
+    # Without a spec, the other declared modes go untested (PG303), and closing twice is
+    # not tried, as it needs a second env.
+    expected = [fault, "PG303"] if render and fault != "PG240" else [fault]
+    if fault == "PG250":
+        expected = ["PG303"]
+    assert report.ids == expected
+    severity = RULES[fault].severity
+    assert all(r.severity is RULES[r.id].severity for r in report)
+    assert warned == ([fault] if severity is Severity.WARNING and fault != "PG250" else [])
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+@pytest.mark.parametrize("fault", sorted(FAULTS.keys() - AT_MAKE))
+def test_checker_each_rule_fires_alone_on_made_env(flavour: str, fault: str) -> None:
+    report, warned = run_check(made_env(flavour, fault),
+                               skip_render_check=fault not in RENDER_FAULTS)
+    assert report.ids == [fault]
+    severity = RULES[fault].severity
+    assert warned == ([fault] if severity is Severity.WARNING else [])
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+@pytest.mark.parametrize("fault", sorted(AT_MAKE))
+def test_checker_space_rules_fire_when_make_builds_the_env(flavour: str, fault: str) -> None:
+    env_id = register_corridors()[flavour]
+    if RULES[fault].severity is Severity.ERROR:
+        with pytest.raises(ContractError) as info:
+            protogym.make(env_id, fault=fault)
+        assert info.value.report.ids == [fault]
+    else:
+        with pytest.warns(CheckerWarning, match=f"^{fault} "):
+            env = protogym.make(env_id, fault=fault)
+        assert run_check(env)[0].ids == [fault]
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_checker_skip_silences_the_rule(flavour: str, fault: str) -> None:
+    render = fault in RENDER_FAULTS
+    env = made_env(flavour, fault) if fault == "PG250" else bare_env(flavour, fault)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = check_env(env, skip_render_check=not render, skip=(fault, "PG303"))
+    assert fault in {r.id for r in report.silenced}
+    assert fault not in report.ids
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+@pytest.mark.parametrize("render_mode", [None, "rgb_array", "ansi"])
+def test_checker_correct_bare_env_has_no_findings(flavour: str, render_mode: str | None) -> None:
+    env = FLAVOURS[flavour](render_mode=render_mode)
+    assert check_env(env).results == []
+    # With rendering checked, only the hint that other modes need a spec remains.
+    assert check_env(env, skip_render_check=False).ids == ["PG303"]
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+@pytest.mark.parametrize(
+    "render_mode", [None, "rgb_array", "ansi", "rgb_array_list", "ansi_list", "human"]
+)
+def test_checker_correct_made_env_has_no_findings(flavour: str, render_mode: str | None) -> None:
+    env = protogym.make(register_corridors()[flavour], render_mode=render_mode)
+    report = check_env(env, skip_render_check=False)
+    assert report.results == []
+    assert report.silenced == []
+    assert check_env(env.unwrapped, skip_render_check=False).results == []
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+def test_checker_numpy_bool_flags_and_float32_reward_are_accepted(flavour: str) -> None:
+    assert check_env(FLAVOURS[flavour](numpy_types=True)).results == []
+    env = protogym.make(register_corridors()[flavour], numpy_types=True)
+    assert check_env(env).results == []
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+def test_checker_looks_through_the_legacy_step_layer(flavour: str) -> None:
+    env = protogym.make(register_corridors()[flavour], return_two_dones=False)
+    assert check_env(env).results == []
+    env.reset(seed=0)
+    assert len(env.step(1)) == 4  # the layer itself is untouched
+
+
+def test_checker_does_not_replace_made_wrappers() -> None:
+    env = protogym.make(register_corridors()["structural"])
+    layers = []
+    layer: Any = env
+    while hasattr(layer, "env"):
+        layers.append(layer)
+        layer = layer.env
+    check_env(env)
+    after = []
+    layer = env
+    while hasattr(layer, "env"):
+        after.append(layer)
+        layer = layer.env
+    assert after == layers
+    obs, _ = env.reset(seed=3)
+    assert obs in env.observation_space
+
+
+def test_checker_legacy_messages_name_both_ways_out() -> None:
+    with pytest.raises(ContractError) as info:
+        check_env(FLAVOURS["structural"](fault="PG110"))
+    (result,) = info.value.report.errors
+    assert "register(..., api=\"done\")" in result.fix
+    assert "StepCompatibility" in result.fix
+    with pytest.raises(ContractError) as info:
+        check_env(FLAVOURS["structural"](fault="PG120"))
+    (result,) = info.value.report.errors
+    assert result.message == (
+        "step() returned 4 values `(obs, reward, done, info)`: this is the legacy Gym API."
+    )
+    assert "register(..., api=\"done\")" in result.fix
+    assert "StepCompatibility" in result.fix
+
+
+def test_checker_contract_error_is_an_assertion_error_listing_the_errors() -> None:
+    with pytest.raises(AssertionError) as info:
+        check_env(FLAVOURS["subclassed"](fault="PG122"))
+    lines = str(info.value).splitlines()
+    assert lines[0] == "SubclassedCorridor breaks the environment contract (2 errors):"
+    assert lines[1:] == [
+        f"  PG122 flag-not-bool: step() returned terminated={value} of type int, not a bool. "
+        "Fix: Return `bool(...)` for both flags."
+        for value in (0, 1)
+    ]
+
+
+def test_checker_not_an_env_stops_at_once() -> None:
+    with pytest.raises(ContractError) as info:
+        check_env(NoStep())
+    assert [(r.id, r.message) for r in info.value.report] == [
+        ("PG100", "NoStep lacks step, so it is not an environment.")
+    ]
+
+
+def test_checker_space_whose_samples_leave_it_is_inconsistent() -> None:
+    env = FLAVOURS["structural"]()
+    env.action_space = LyingBox(-1.0, 1.0, (2,), np.float32)
+    with pytest.raises(ContractError) as info:
+        check_env(env)
+    assert info.value.report.ids == ["PG102"]
+    assert info.value.report.errors[0].message.startswith(
+        "action_space.sample() returned array([10., 10.], dtype=float32), which action_space "
+        "does not contain."
+    )
+
+
+def test_checker_warn_false_reports_without_warning() -> None:
+    report = check_env(FLAVOURS["structural"](fault="PG210"), warn=False)
+    assert report.ids == ["PG210"]
+    assert report.warnings[0].message == "step() returned reward=nan."
+
+
+def test_checker_hints_are_reported_but_never_warned() -> None:
+    report = check_env(FLAVOURS["structural"](fault="PG301"))
+    assert [(r.id, r.severity) for r in report] == [("PG301", Severity.HINT)]
+    assert report.ok
+
+
+def test_checker_skip_rejects_unknown_ids_and_bare_strings() -> None:
+    env = FLAVOURS["structural"]()
+    with pytest.raises(ValueError, match="unknown rule id\\(s\\) in skip: PG999"):
+        check_env(env, skip=("PG999",))
+    with pytest.raises(TypeError, match="write skip=\\('PG210',\\)"):
+        check_env(env, skip="PG210")
+
+
+def test_checker_seeds_spelling_is_the_same_function() -> None:
+    assert seeds_check_env is check_env
+    assert protogym.check_env is check_env
+
+
+def test_checker_every_rule_is_documented() -> None:
+    from pathlib import Path
+
+    docs = (Path(__file__).parents[2] / "docs" / "checker.md").read_text()
+    for rule in RULES.values():
+        assert f"`{rule.id}`" in docs, rule.id
+        assert rule.name in docs, rule.name
