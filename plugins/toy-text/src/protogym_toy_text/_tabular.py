@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -64,11 +64,7 @@ class TabularEnv(Env[int, Action], Generic[R]):
 
     action_space: Discrete
     observation_space: Discrete
-    render_mode: str | None = None
-    if not TYPE_CHECKING:
-        # The protocol exposes the spaces as read-only properties; class attributes shadow
-        # them at run time so that instances can assign their own.
-        action_space = observation_space = None
+    render_mode: str | None
 
     _rows: tuple[tuple[_Entry[R], ...], ...]
     _row: tuple[_Entry[R], ...] | None
