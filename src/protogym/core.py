@@ -285,10 +285,11 @@ class Wrapper(
     def np_random(self) -> np.random.Generator:
         """The innermost env's generator (one is made for a structural env that has none)."""
         inner: Any = self.unwrapped
-        if not hasattr(inner, "np_random"):
+        if hasattr(inner, "np_random"):
+            return cast("np.random.Generator", inner.np_random)
+        if getattr(inner, "_np_random", None) is None:
             _seed_env(inner, None)
-            return cast("np.random.Generator", inner._np_random)
-        return cast("np.random.Generator", inner.np_random)
+        return cast("np.random.Generator", inner._np_random)
 
     @np_random.setter
     def np_random(self, value: np.random.Generator) -> None:

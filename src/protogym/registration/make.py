@@ -9,6 +9,7 @@ the whole recipe, so ``make(env.spec)`` builds the same stack again.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
@@ -134,10 +135,9 @@ def make(
         disable_env_checker=disable_env_checker,
         additional_wrappers=(),
     )
-    try:
+    # A structural env may have a read-only spec; the wrappers below still report it.
+    with contextlib.suppress(AttributeError):
         env.spec = made_spec
-    except AttributeError:
-        pass  # a structural env with a read-only spec: the wrappers below still report it
 
     from protogym.wrappers.common import OrderEnforcing, TimeLimit
 

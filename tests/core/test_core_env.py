@@ -1,0 +1,136 @@
+"""The Env and Wrapper protocols: structural conformance, defaults, seeding, forwarding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import protogym
+from protogym.core import ObservationWrapper, RewardWrapper, Wrapper
+from protogym.spaces import Box, Discrete
+from tests.core.core_test_envs import SeededCoin, StructuralWalk
+
+
+class Negate(RewardWrapper[Any, Any]):
+    def reward(self, reward: Any) -> float:
+        return -float(reward)
+
+
+class Doubled(ObservationWrapper[Any, Any, Any]):
+    def __init__(self, env: protogym.Env[Any, Any]) -> None:
+        super().__init__(env)
+        self.observation_space = Box(0, 10, (1,), np.int64)
+
+    def observation(self, observation: Any) -> Any:
+        return observation * 2
+
+
+def test_structural_env_is_an_env_without_inheriting() -> None:
+    env = StructuralWalk()
+    assert isinstance(env, protogym.Env)
+    assert not isinstance(env, protogym.Wrapper)
+    assert not isinstance(object(), protogym.Env)
+
+
+def test_object_missing_a_member_is_not_an_env() -> None:
+    env = StructuralWalk()
+    del env.render_mode
+    assert not isinstance(env, protogym.Env)
+
+
+def test_subclass_gets_default_members() -> None:
+    env = SeededCoin()
+    assert isinstance(env, protogym.Env)
+    assert env.unwrapped is env
+    assert env.spec is None
+    assert isinstance(env.np_random, np.random.Generator)
+    assert str(env) == "<SeededCoin instance>"
+    with SeededCoin() as inside:
+        pass
+    assert inside.closed == 1
+
+
+def test_reset_with_seed_reseeds_and_without_seed_keeps_the_stream() -> None:
+    env = SeededCoin()
+    first, _ = env.reset(seed=7)
+    second, _ = env.reset()
+    again, _ = env.reset(seed=7)
+    assert first == again
+    assert second != first
+    assert env.np_random_seed == 7
+    continued, _ = env.reset()
+    assert continued == second
+
+
+def test_np_random_is_created_lazily_from_os_entropy() -> None:
+    a, b = SeededCoin(), SeededCoin()
+    assert a.np_random.random() != b.np_random.random()
+    assert a.np_random_seed >= 0
+
+
+def test_assigning_a_generator_marks_the_seed_unknown() -> None:
+    env = SeededCoin()
+    env.np_random = np.random.default_rng(3)
+    assert env.np_random_seed == -1
+    assert env.np_random.random() == np.random.default_rng(3).random()
+
+
+def test_wrapper_forwards_and_overrides_spaces() -> None:
+    inner = StructuralWalk()
+    wrapped = Doubled(inner)
+    assert wrapped.action_space is inner.action_space
+    assert wrapped.observation_space == Box(0, 10, (1,), np.int64)
+    assert wrapped.metadata is inner.metadata
+    assert wrapped.unwrapped is inner
+    obs, info = wrapped.reset(options={"start": 2})
+    assert (obs.tolist(), info) == ([4], {"start": 2})
+    assert wrapped.step(1)[0].tolist() == [6]
+
+
+def test_reward_wrapper_and_nesting_repr() -> None:
+    env = Negate(Doubled(StructuralWalk(size=1)))
+    env.reset()
+    _, reward, terminated, _, _ = env.step(1)
+    assert (reward, terminated) == (-1.0, True)
+    assert repr(env) == "<Negate<Doubled<StructuralWalk instance>>>"
+    assert isinstance(env, Wrapper) and isinstance(env, protogym.Env)
+
+
+def test_wrapper_gives_a_structural_env_a_generator() -> None:
+    env = Negate(StructuralWalk())
+    generator = env.np_random
+    assert isinstance(generator, np.random.Generator)
+    assert env.np_random is generator
+
+
+def test_get_wrapper_attr_searches_inwards() -> None:
+    env = Negate(Doubled(StructuralWalk(size=9)))
+    assert env.get_wrapper_attr("size") == 9
+    with pytest.raises(AttributeError, match="has an attribute 'nothing_here'"):
+        env.get_wrapper_attr("nothing_here")
+
+
+def test_wrapping_something_that_is_not_an_env_says_what_is_missing() -> None:
+    with pytest.raises(TypeError, match="needs an environment, got 'int', which lacks"):
+        Negate(3)  # type: ignore[arg-type]
+
+
+def test_space_protocol_accepts_protogym_spaces() -> None:
+    assert isinstance(Discrete(3), protogym.Space)
+    assert isinstance(Box(0, 1, (2,)), protogym.Space)
+    assert not isinstance("not a space", protogym.Space)
+
+
+def test_import_protogym_does_not_import_numpy_or_the_registry() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, protogym; "
+        "print(sorted(m for m in ('numpy', 'pluggy', 'protogym.registration', "
+        "'protogym.spaces.box') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stderr
