@@ -251,7 +251,8 @@ def register_corridors() -> dict[str, str]:
     for flavour, cls in FLAVOURS.items():
         env_id = f"checker/{cls.__name__}-v0"
         if env_id not in protogym.registry:
-            protogym.register(env_id, f"checker_testenvs:{cls.__name__}", max_episode_steps=50)
+            entry_point = f"tests.checker.checker_testenvs:{cls.__name__}"
+            protogym.register(env_id, entry_point, max_episode_steps=50)
         ids[flavour] = env_id
     return ids
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from checker_testenvs import FAULTS, FLAVOURS, LyingBox, NoStep, register_corridors
 
 import protogym
 from protogym.checker import (
@@ -23,6 +22,7 @@ from protogym.checker import (
     check_env,
 )
 from protogym.utils.env_checker import check_env as seeds_check_env
+from tests.checker.checker_testenvs import FAULTS, FLAVOURS, LyingBox, NoStep, register_corridors
 
 RENDER_FAULTS = {"PG140", "PG141", "PG142", "PG240", "PG241", "PG242", "PG250"}
 # Rules the made env's PassiveEnvChecker reports while make() builds it (space rules).
