@@ -7,7 +7,7 @@ only writes its own sampling, membership and conversion.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -15,7 +15,7 @@ import numpy as np
 from protogym.spaces.space import Space
 from protogym.utils.seeding import np_random as _make_np_random
 
-__all__ = ["SeedLike", "SpaceBase", "check_seed"]
+__all__ = ["SeedLike", "SpaceBase", "check_seed", "check_subspaces", "draw_subseeds"]
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -92,8 +92,28 @@ class SpaceBase(Space[T_co]):
     def __contains__(self, x: object) -> bool:
         return self.contains(x)
 
-    def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any]:
+    def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any] | dict[str, Any]:
         return list(sample_n)
 
     def from_jsonable(self, sample_n: list[Any]) -> list[T_co]:
         return list(sample_n)
+
+
+def check_subspaces(owner: str, spaces: object) -> tuple[Space[Any], ...]:
+    """The sub-spaces of a composite space as a tuple, each checked against the protocol."""
+    if isinstance(spaces, str | bytes) or not isinstance(spaces, Iterable):
+        raise ValueError(f"{owner} takes an iterable of spaces, got {spaces!r}")
+    found = tuple(spaces)
+    for index, space in enumerate(found):
+        if not isinstance(space, Space):
+            raise ValueError(
+                f"{owner} sub-space {index} is not a space (it lacks the Space members), "
+                f"got {space!r}"
+            )
+    return found
+
+
+def draw_subseeds(space: SpaceBase[Any], seed: int, count: int) -> list[int]:
+    """Seed `space` with `seed` and draw `count` child seeds from it, as Gymnasium does."""
+    SpaceBase.seed(space, seed)
+    return [int(s) for s in space.np_random.integers(np.iinfo(np.int32).max, size=count)]

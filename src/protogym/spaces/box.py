@@ -163,6 +163,25 @@ class Box(SpaceBase[NDArray[Any]]):
         super().__init__(shp, dt, seed)
         self._setup(low_arr, high_arr, below, above)
 
+    @classmethod
+    def _assemble(
+        cls,
+        low: NDArray[Any],
+        high: NDArray[Any],
+        below: NDArray[np.bool_],
+        above: NDArray[np.bool_],
+        seed: SeedLike = None,
+    ) -> Box:
+        """Build a box from already-checked parts, keeping which sides are unbounded.
+
+        Batching and flattening use it: rebuilding from `low`/`high` alone would turn an
+        integer box's unbounded sides (stored as the dtype limits) into bounded ones.
+        """
+        box = cls.__new__(cls)
+        SpaceBase.__init__(box, low.shape, low.dtype, seed)
+        box._setup(low.copy(), high.copy(), below.copy(), above.copy())
+        return box
+
     def _setup(
         self,
         low: NDArray[Any],
