@@ -159,7 +159,8 @@ class LegacyEnvAdapter(Env[ObsType, ActType]):
     """Presents an env written for the old API (`step` -> 4-tuple) as a new-API env.
 
     `make` applies it to envs registered with ``api="done"``. It reads the old env's `reset`
-    signature once to know how to seed it and whether it can return an info dict.
+    signature once to know how to seed it and whether it can return an info dict. It keeps
+    the old env as `env`, like a wrapper, so `unwrapped` reaches the old env itself.
     """
 
     action_space: Space[ActType]
