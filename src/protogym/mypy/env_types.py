@@ -167,16 +167,62 @@ def env_problems(
     protocol = Instance(env_info, [types.obs, types.act])
     if is_subtype(inst, protocol, options=options):
         return problems
-    for member, got, expected, _ in get_conflict_protocol_types(inst, inst, protocol, options=options):
+    conflicts = get_conflict_protocol_types(inst, inst, protocol, options=options)
+    for member, got, expected, _ in conflicts:
         if member in checked:
             continue
         checked.add(member)
+        details = _returned_item_problems(member, got, expected, options)
+        if details:
+            problems.extend(f"{name}.{detail}" for detail in details)
+            continue
         problems.append(
             f"{name}.{member} has type {format_type(got, options)}, but protogym.Env"
             f"[{format_type(types.obs, options)}, {format_type(types.act, options)}] "
             f"needs {format_type(expected, options)}"
         )
     return problems
+
+
+_RETURNED_ITEMS = {
+    "step": ("observation", "reward", "terminated", "truncated", "info"),
+    "reset": ("observation", "info"),
+}
+
+
+def _returned_item_problems(
+    member: str, got: Type, expected: Type, options: Options
+) -> list[str]:
+    """For `step`/`reset`, which items of the returned tuple have the wrong type."""
+    labels = _RETURNED_ITEMS.get(member)
+    got_sig, expected_sig = get_proper_type(got), get_proper_type(expected)
+    if labels is None or not isinstance(got_sig, CallableType):
+        return []
+    if not isinstance(expected_sig, CallableType):
+        return []
+    got_items = _tuple_items(got_sig.ret_type)
+    expected_items = _tuple_items(expected_sig.ret_type)
+    if got_items is None or expected_items is None or len(got_items) != len(labels):
+        return []
+    if len(expected_items) != len(labels):
+        return []
+    found = []
+    for label, item, wanted in zip(labels, got_items, expected_items, strict=True):
+        if is_subtype(item, wanted, options=options):
+            continue
+        hint = ""
+        if _is_numpy_bool(item):
+            hint = f"; convert it with bool({label})"
+        found.append(
+            f"{member} returns {label} as {format_type(item, options)}, which is not "
+            f"{format_type(wanted, options)}{hint}"
+        )
+    return found
+
+
+def _is_numpy_bool(typ: Type) -> bool:
+    proper = get_proper_type(typ)
+    return isinstance(proper, Instance) and proper.type.fullname == "numpy.bool"
 
 
 def _step_problems(name: str, step: CallableType, api: str, options: Options) -> list[str]:

@@ -13,10 +13,11 @@ import difflib
 from collections.abc import Callable, Mapping
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import MypyFile, StrExpr
-from mypy.plugin import FunctionContext, MethodContext
+from mypy.nodes import Expression, MypyFile, RefExpr, StrExpr, Var
+from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext
 from mypy.types import (
     AnyType,
+    FunctionLike,
     Instance,
     LiteralType,
     NoneType,
@@ -49,6 +50,16 @@ def literal_str(ctx: FunctionContext | MethodContext, index: int) -> str | None:
         typ = typ.last_known_value
     if isinstance(typ, LiteralType) and isinstance(typ.value, str):
         return typ.value
+    return None
+
+
+def _literal_expr(expr: Expression) -> str | None:
+    """A string literal, or a name bound to a `Final` string constant."""
+    if isinstance(expr, StrExpr):
+        return expr.value
+    if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+        value = expr.node.final_value
+        return value if isinstance(value, str) else None
     return None
 
 
@@ -148,19 +159,25 @@ class MakeTyper:
             return None
         return env_types(inst, env_info_of(modules), env.api)
 
-    def _env_for_call(self, ctx: FunctionContext) -> KnownEnv | None:
-        env_id = literal_str(ctx, 0)
-        if env_id is None:
-            return None
-        env = self.known(env_id)
-        if env is None:
-            ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
-        return env
-
     # -- hooks -------------------------------------------------------------------------
 
+    def check_id(self, ctx: FunctionSigContext) -> FunctionLike:
+        """Report an unknown literal id.
+
+        This runs as a signature hook because mypy resolves `make`'s overloads by checking
+        each one with errors muted, and an error from the return-type hook would only make
+        the overload look like a mismatch. mypy calls it once per overload item and drops
+        the duplicate messages.
+        """
+        if ctx.args and len(ctx.args[0]) == 1:
+            env_id = _literal_expr(ctx.args[0][0])
+            if env_id is not None and self.known(env_id) is None:
+                ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
+        return ctx.default_signature
+
     def make(self, ctx: FunctionContext) -> Type:
-        env = self._env_for_call(ctx)
+        env_id = literal_str(ctx, 0)
+        env = self.known(env_id) if env_id is not None else None
         if env is None or passes_value(ctx, "wrappers"):
             return ctx.default_return_type
         types = self.types_of(env)
@@ -168,11 +185,6 @@ class MakeTyper:
             return ctx.default_return_type
         return refine(ctx.default_return_type, types)
 
-    def make_vec(self, ctx: FunctionContext) -> Type:
-        env = self._env_for_call(ctx)
-        if env is None:
-            return ctx.default_return_type
-        return ctx.default_return_type
 
 
 def refine(typ: Type, types: EnvTypes) -> Type:

@@ -9,17 +9,20 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 
 from mypy.nodes import MypyFile
 from mypy.plugin import (
     ClassDefContext,
     FunctionContext,
+    FunctionSigContext,
     MethodContext,
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import Type
+from mypy.types import FunctionLike, Type
 
 from protogym.mypy.deps import ModuleLocator, env_module_dependencies
 from protogym.mypy.env_defaults import ENV_FULLNAME, add_env_defaults
@@ -37,11 +40,19 @@ def _registration_name(fullname: str) -> str | None:
     return fullname.rsplit(".", 1)[1]
 
 
+def _plugin_digest() -> str:
+    """A hash of this package's sources: a changed plugin must not reuse cached results."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 class ProtogymPlugin(Plugin):
     def __init__(self, options: object) -> None:
         super().__init__(options)  # type: ignore[arg-type]
         installed, registry_error = load_installed()
-        self._digest = registry_digest(installed)
+        self._digest = f"{registry_digest(installed)}-{_plugin_digest()}"
         self._locator = ModuleLocator(self.options)
         self._installed = installed
         self._make = MakeTyper(installed, self._build_modules, registry_error)
@@ -59,10 +70,15 @@ class ProtogymPlugin(Plugin):
         name = _registration_name(fullname)
         if name == "make":
             return self._make.make
-        if name == "make_vec":
-            return self._make.make_vec
         if name == "register":
             return self._register.check
+        return None
+
+    def get_function_signature_hook(
+        self, fullname: str
+    ) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        if _registration_name(fullname) in ("make", "make_vec"):
+            return self._make.check_id
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
@@ -74,8 +90,8 @@ class ProtogymPlugin(Plugin):
         return env_module_dependencies(file, self._installed, self._locator)
 
     def report_config_data(self, ctx: ReportConfigContext) -> str:
-        # A change in the installed registry re-checks every module: any of them may call
-        # make() with an id whose class moved.
+        # A change in the installed registry (or in this plugin) re-checks every module: any
+        # of them may call make() with an id whose class moved.
         return self._digest
 
 

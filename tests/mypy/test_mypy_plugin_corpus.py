@@ -1,0 +1,66 @@
+"""The snippet corpus, checked by mypy with the protogym plugin in one batch.
+
+Snippets live in `snippets/` as ``*.py.txt`` (so that the project's own type check and lint
+skip their deliberate errors); they are copied to a temporary folder as ``*.py``. Every
+expectation is a trailing comment: ``# E: <message>  [code]`` for an error and
+``# N: <message>`` for a note such as a revealed type. Several may follow one another on a
+line. A line without one must produce no output at all.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+SNIPPETS = Path(__file__).parent / "snippets"
+_MARKER = re.compile(r"\s+# ([EN]): ")
+
+Report = tuple[int, str, str]
+RunMypy = Callable[[Path, Iterable[Path]], dict[str, list[Report]]]
+
+
+def expected_reports(source: str) -> list[Report]:
+    """The `# E:`/`# N:` expectations written in a snippet, in line order."""
+    found: list[Report] = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        parts = _MARKER.split(line)
+        # re.split with one group gives [code, kind, message, kind, message, ...].
+        for kind, message in zip(parts[1::2], parts[2::2], strict=True):
+            found.append((number, kind, message.rstrip()))
+    return found
+
+
+def copy_snippets(names: Iterable[str], folder: Path) -> list[Path]:
+    """Copy `snippets/<name>.py.txt` to `folder/<name>.py` and return the new paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in names:
+        target = folder / f"{name}.py"
+        shutil.copyfile(SNIPPETS / f"{name}.py.txt", target)
+        paths.append(target)
+    return paths
+
+CORPUS = sorted(path.name.removesuffix(".py.txt") for path in SNIPPETS.glob("*.py.txt"))
+
+
+@pytest.fixture(scope="module")
+def corpus_reports(run_mypy: RunMypy, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Report]]:
+    folder = tmp_path_factory.mktemp("corpus")
+    return run_mypy(folder, copy_snippets(CORPUS, folder))
+
+
+def test_mypy_ran_cleanly(corpus_reports: dict[str, list[Report]]) -> None:
+    """Nothing that is not tied to a snippet line: no crash, no stray output."""
+    assert corpus_reports.get("<unparsed>", []) == []
+    assert corpus_reports.get("<stderr>", []) == []
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_snippet(name: str, corpus_reports: dict[str, list[Report]]) -> None:
+    expected = expected_reports((SNIPPETS / f"{name}.py.txt").read_text())
+    actual = sorted(corpus_reports.get(f"{name}.py", []))
+    assert actual == sorted(expected)
