@@ -282,3 +282,97 @@ class LyingBox(Box):
 
     def sample(self, mask: None = None, probability: None = None) -> NDArray[Any]:
         return np.full(self.shape or (), 10.0, self.dtype)
+
+
+VECTOR_FAULTS: dict[str, str] = {
+    "PG160": "no single_action_space",
+    "PG161": "observation_space not batched",
+    "PG162": "float64 observation batches",
+    "PG163": "rewards as a list",
+    "PG164": "next_step: reward 1 on the autoreset step",
+    "PG165": "same_step: no final observation",
+    "PG166": "reset() returns only the observations",
+    "PG260": "no autoreset_mode in metadata",
+}
+
+
+class CorridorVector:
+    """A structural vector env over `StructuralCorridor`s, in any autoreset mode.
+
+    Written out by hand (not with SyncVectorEnv) so that each fault breaks one promise.
+    """
+
+    def __init__(self, num_envs: int = 3, autoreset_mode: str = "same_step",
+                 fault: str = "") -> None:
+        if fault and fault not in VECTOR_FAULTS:
+            raise ValueError(f"unknown fault {fault!r}; choose one of {sorted(VECTOR_FAULTS)}")
+        self.fault = fault
+        self.num_envs = num_envs
+        self.autoreset_mode = autoreset_mode
+        self.envs = [StructuralCorridor() for _ in range(num_envs)]
+        self.metadata: dict[str, Any] = {"autoreset_mode": autoreset_mode}
+        if fault == "PG260":
+            self.metadata = {}
+        self.render_mode = None
+        self.single_observation_space = self.envs[0].observation_space
+        if fault != "PG160":
+            self.single_action_space = self.envs[0].action_space
+        self.observation_space = Box(-2.0, 2.0, (num_envs, 2), np.float32)
+        if fault == "PG161":
+            self.observation_space = Box(-2.0, 2.0, (2,), np.float32)
+        self.action_space = Box(0, 1, (num_envs,), np.int64)
+        self._ended = np.zeros(num_envs, np.bool_)
+
+    def _batch(self, rows: list[Any]) -> NDArray[Any]:
+        return np.stack(rows).astype(np.float64 if self.fault == "PG162" else np.float32)
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[NDArray[Any], dict[str, Any]]:
+        mask = (options or {}).get("reset_mask")
+        rows = []
+        for index, env in enumerate(self.envs):
+            if mask is None or mask[index]:
+                obs, _ = env.reset(seed=None if seed is None else seed + index)
+                self._ended[index] = False
+            else:
+                obs = env._obs()
+            rows.append(obs)
+        if self.fault == "PG166":
+            return self._batch(rows)  # type: ignore[return-value]
+        return self._batch(rows), {}
+
+    def step(self, actions: NDArray[Any]) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        n = self.num_envs
+        rows = []
+        rewards = np.zeros(n)
+        terminations = np.zeros(n, np.bool_)
+        truncations = np.zeros(n, np.bool_)
+        infos: dict[str, Any] = {}
+        for index, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
+            if self.autoreset_mode == "next_step" and self._ended[index]:
+                obs, _ = env.reset()
+                self._ended[index] = False
+                rewards[index] = 1.0 if self.fault == "PG164" else 0.0
+            else:
+                obs, reward, terminated, truncated, info = env.step(int(action))
+                rewards[index] = float(reward)
+                terminations[index], truncations[index] = terminated, truncated
+                if terminated or truncated:
+                    if self.autoreset_mode == "same_step":
+                        if self.fault != "PG165":
+                            for key, value in (("final_observation", obs), ("final_info", info)):
+                                infos.setdefault(key, np.full(n, None, object))[index] = value
+                                infos.setdefault(f"_{key}", np.zeros(n, np.bool_))[index] = True
+                        obs, _ = env.reset()
+                    else:
+                        self._ended[index] = True
+            rows.append(obs)
+        reward_out: Any = rewards.tolist() if self.fault == "PG163" else rewards
+        return self._batch(rows), reward_out, terminations, truncations, infos
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()

@@ -15,6 +15,7 @@ from protogym.checker.report import (
     RuleResult,
 )
 from protogym.checker.rules import RULES, Rule, Severity
+from protogym.checker.vector import check_vector_env
 
 __all__ = [
     "RULES",
@@ -25,4 +26,5 @@ __all__ = [
     "RuleResult",
     "Severity",
     "check_env",
+    "check_vector_env",
 ]
