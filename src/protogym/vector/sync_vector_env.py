@@ -192,7 +192,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         array_obs = self._array_obs
         observations = self._observations
         obs_list: list[Any] = []
-        rows: Sequence[Any] = (
+        rows: Any = (
             actions if isinstance(actions, np.ndarray)
             else list(iterate(self.action_space, actions))
         )
@@ -202,7 +202,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             )
         index = 0
         try:
-            for index, (env, action) in enumerate(zip(self.envs, rows)):
+            for index, (env, action) in enumerate(zip(self.envs, rows, strict=False)):
                 if mode is AutoresetMode.NEXT_STEP and needs_autoreset[index]:
                     obs, info = env.reset()
                     needs_autoreset[index] = False

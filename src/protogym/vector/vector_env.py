@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
-from typing_extensions import Self, TypeVar
+from typing_extensions import TypeVar
 
 from protogym.core import _StructuralMeta
 
@@ -89,13 +89,10 @@ def parse_autoreset_mode(value: object) -> AutoresetMode:
     """Accept an `AutoresetMode` or its string value; anything else is a clear error."""
     if isinstance(value, AutoresetMode):
         return value
-    try:
+    if isinstance(value, str) and value in AutoresetMode._value2member_map_:
         return AutoresetMode(value)
-    except ValueError:
-        valid = ", ".join(repr(mode.value) for mode in AutoresetMode)
-        raise ValueError(
-            f"autoreset_mode must be an AutoresetMode or one of {valid}, got {value!r}"
-        ) from None
+    valid = ", ".join(repr(mode.value) for mode in AutoresetMode)
+    raise ValueError(f"autoreset_mode must be an AutoresetMode or one of {valid}, got {value!r}")
 
 
 def seeds_for(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
@@ -127,29 +124,33 @@ class VectorEnv(Protocol[ObsT_co, ActT, ModeT_co], metaclass=_StructuralMeta):
     if not TYPE_CHECKING:
         _required_members_ = _VECTOR_MEMBERS
 
-    @property
-    def num_envs(self) -> int: ...
+    if TYPE_CHECKING:
+        # Read-only for mypy, so a class that assigns them as attributes conforms; absent at
+        # run time, so explicit subclasses can assign them.
 
-    @property
-    def single_observation_space(self) -> Space[Any]: ...
+        @property
+        def num_envs(self) -> int: ...
 
-    @property
-    def single_action_space(self) -> Space[Any]: ...
+        @property
+        def single_observation_space(self) -> Space[Any]: ...
 
-    @property
-    def observation_space(self) -> Space[ObsT_co]: ...
+        @property
+        def single_action_space(self) -> Space[Any]: ...
 
-    @property
-    def action_space(self) -> Space[ActT]: ...
+        @property
+        def observation_space(self) -> Space[ObsT_co]: ...
 
-    @property
-    def metadata(self) -> Mapping[str, Any]: ...
+        @property
+        def action_space(self) -> Space[ActT]: ...
 
-    @property
-    def render_mode(self) -> str | None: ...
+        @property
+        def metadata(self) -> Mapping[str, Any]: ...
 
-    @property
-    def autoreset_mode(self) -> ModeT_co: ...
+        @property
+        def render_mode(self) -> str | None: ...
+
+        @property
+        def autoreset_mode(self) -> ModeT_co: ...
 
     def reset(
         self,
@@ -181,7 +182,7 @@ class VectorEnvBase(VectorEnv[ObsT_co, ActT, ModeT_co]):
     """
 
     num_envs: int
-    metadata: Mapping[str, Any] = {}  # noqa: RUF012 - replaced per class, never mutated
+    metadata: Mapping[str, Any] = {}
     render_mode: str | None = None
     spec: EnvSpec | None = None
     closed: bool = False

@@ -48,14 +48,14 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
     """
 
     draws_per_reset: ClassVar[int]
+    render_fps: ClassVar[int] = 50
     buffered_resets: ClassVar[int] = 64
     """Resets' worth of uniforms drawn ahead per sub-env (memory vs. generator calls)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 50}
 
     single_observation_space: Box
     single_action_space: Space[Any]
-    observation_space: Box
+    observation_space: Space[NDArray[np.float32]]
     action_space: Space[ActT]
     render_mode: str | None
 
@@ -78,7 +78,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
                 f"{name} needs max_episode_steps to be a positive int or None, "
                 f"got {max_episode_steps!r}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode != "rgb_array":
             raise ValueError(
                 f"{name} supports render_mode 'rgb_array' or None, got {render_mode!r}"
             )
@@ -86,7 +86,11 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         self.max_episode_steps = max_episode_steps
         self.render_mode = render_mode
         self._autoreset_mode = parse_autoreset_mode(autoreset_mode)
-        self.metadata = {**type(self).metadata, "autoreset_mode": self._autoreset_mode}
+        self.metadata = {
+            "render_modes": ["rgb_array"],
+            "render_fps": self.render_fps,
+            "autoreset_mode": self._autoreset_mode,
+        }
         self._generators: list[np.random.Generator] = []
         self._seeds: list[int] = []
         blocks = self.buffered_resets

@@ -1,0 +1,139 @@
+"""`make_vec`: build a vector env of a registered id, synchronous, asynchronous or native."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from protogym.core import Env
+from protogym.error import RegistrationError
+from protogym.registration.global_registry import registry
+from protogym.registration.make import load_entry_point, make, wrap
+from protogym.registration.spec import EnvSpec
+
+if TYPE_CHECKING:
+    from protogym.vector.vector_env import VectorEnv
+
+__all__ = ["VectorizationMode", "make_vec"]
+
+VectorizationMode = Literal["sync", "async", "vector_entry_point"]
+_MODES: tuple[VectorizationMode, ...] = ("sync", "async", "vector_entry_point")
+
+WrapperFactory = (
+    Callable[[Env[Any, Any]], Env[Any, Any]] | str | tuple[str, Mapping[str, Any]]
+)
+"""A per-sub-env wrapper: a callable `env -> wrapped`, a registered name, or (name, kwargs)."""
+
+
+def make_vec(
+    id: str | EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: VectorizationMode | None = None,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Sequence[WrapperFactory] | None = None,
+    **kwargs: Any,
+) -> VectorEnv[Any, Any, Any]:
+    """Build `num_envs` copies of env `id` as one vector env.
+
+    `vectorization_mode` is "sync" (`SyncVectorEnv`), "async" (`AsyncVectorEnv`) or
+    "vector_entry_point" (the spec's native vector env); by default the native one if the
+    spec has it, else sync. Sub-envs are built with ``protogym.make(spec, **kwargs)`` and then
+    wrapped by `wrappers` in order (callables, or registered wrapper names with kwargs,
+    applied with `protogym.wrap`). `vector_kwargs` go to the vector env's constructor (for a
+    native env only ``autoreset_mode`` is accepted).
+    """
+    from protogym.vector.async_vector_env import AsyncVectorEnv
+    from protogym.vector.sync_vector_env import SyncVectorEnv
+
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"make_vec needs num_envs to be a positive int, got {num_envs!r}")
+    spec = id if isinstance(id, EnvSpec) else registry.find(id)
+    vector_kwargs = dict(vector_kwargs or {})
+    wrapper_list = list(wrappers or ())
+    for item in wrapper_list:
+        _check_wrapper(item)
+    if vectorization_mode is None:
+        vectorization_mode = "vector_entry_point" if spec.vector_entry_point else "sync"
+    if vectorization_mode not in _MODES:
+        raise ValueError(
+            f"vectorization_mode must be one of {list(_MODES)} or None, "
+            f"got {vectorization_mode!r}"
+        )
+
+    env: Any
+    if vectorization_mode == "vector_entry_point":
+        if spec.vector_entry_point is None:
+            raise RegistrationError(
+                f"{spec.id!r} has no vector_entry_point; use vectorization_mode='sync' or "
+                "'async'"
+            )
+        if wrapper_list or spec.additional_wrappers:
+            raise ValueError(
+                f"make_vec cannot apply per-sub-env wrappers to the native vector env of "
+                f"{spec.id!r}; use vectorization_mode='sync' or 'async', or wrap the vector "
+                "env with protogym.vector.wrappers"
+            )
+        unknown = sorted(set(vector_kwargs) - {"autoreset_mode"})
+        if unknown:
+            raise ValueError(
+                f"a native vector env takes only 'autoreset_mode' in vector_kwargs, got "
+                f"{unknown}; pass env arguments as keyword arguments of make_vec"
+            )
+        env_kwargs = {**spec.kwargs, **kwargs, **vector_kwargs}
+        if spec.max_episode_steps is not None:
+            env_kwargs.setdefault("max_episode_steps", spec.max_episode_steps)
+        creator = load_entry_point(spec.vector_entry_point)
+        env = creator(num_envs=num_envs, **env_kwargs)
+    else:
+        if spec.entry_point is None:
+            raise RegistrationError(
+                f"{spec.id!r} has only a vector_entry_point; use "
+                "vectorization_mode='vector_entry_point'"
+            )
+
+        def build() -> Env[Any, Any]:
+            sub_env: Env[Any, Any] = make(spec, **kwargs)
+            for item in wrapper_list:
+                sub_env = _apply(sub_env, item)
+            return sub_env
+
+        vector_cls: Any = SyncVectorEnv if vectorization_mode == "sync" else AsyncVectorEnv
+        accepted = set(inspect.signature(vector_cls).parameters) - {"env_fns"}
+        unknown = sorted(set(vector_kwargs) - accepted)
+        if unknown:
+            raise ValueError(
+                f"make_vec: {vector_cls.__name__} does not accept vector_kwargs {unknown}; "
+                f"it accepts {sorted(accepted)}"
+            )
+        env = vector_cls([build] * num_envs, **vector_kwargs)
+    recorded = {**kwargs, "num_envs": num_envs, "vectorization_mode": vectorization_mode}
+    with contextlib.suppress(AttributeError):  # a structural vector env may refuse it
+        env.spec = spec.evolve(kwargs={**spec.kwargs, **recorded})
+    return env  # type: ignore[no-any-return]
+
+
+def _check_wrapper(item: object) -> None:
+    if callable(item) or isinstance(item, str):
+        return
+    if (
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], Mapping)
+    ):
+        return
+    raise TypeError(
+        f"make_vec wrappers must be callables (env -> wrapped env), registered wrapper names, "
+        f"or (name, kwargs) pairs, got {item!r}"
+    )
+
+
+def _apply(env: Env[Any, Any], item: WrapperFactory) -> Env[Any, Any]:
+    if isinstance(item, str):
+        return wrap(env, item)
+    if isinstance(item, tuple):
+        name, kwargs = item
+        return wrap(env, name, **kwargs)
+    return item(env)

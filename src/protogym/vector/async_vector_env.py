@@ -1,0 +1,760 @@
+"""`AsyncVectorEnv`: sub-envs stepped in parallel by worker processes.
+
+Each worker owns a contiguous block of sub-envs, so a step costs one round trip per worker,
+not per sub-env. Actions, observations, rewards and done flags of array spaces travel through
+shared memory (`multiprocessing` raw ctypes arrays viewed by numpy); the step message is one
+byte, and the worker's reply is one byte too unless a sub-env reported an info, ended an
+episode (same-step autoreset) or failed. The parent waits on the pipes and on the workers'
+process sentinels together, so a worker that dies is noticed at once, never waited on.
+"""
+
+from __future__ import annotations
+
+import copy as copy_module
+import enum
+import multiprocessing
+import multiprocessing.connection
+import os
+import pickle
+import select
+import signal
+import time
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import Any, Literal, overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from protogym.core import Env
+from protogym.error import ClosedEnvironmentError, Error
+from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
+from protogym.spaces.space import Space
+from protogym.vector.sync_vector_env import reset_mask_of, values_per_env
+from protogym.vector.utils import add_final, add_info
+from protogym.vector.vector_env import (
+    ActT,
+    AutoresetMode,
+    Disabled,
+    ModeT_co,
+    NextStep,
+    ObsT_co,
+    SameStep,
+    VectorEnvBase,
+    VectorStepResult,
+    parse_autoreset_mode,
+    seeds_for,
+)
+
+__all__ = ["AsyncState", "AsyncVectorEnv", "SubEnvError", "WorkerDiedError"]
+
+_STEP = b"s"  # step with the actions already in shared memory
+_OK = b"k"  # step done, nothing to report beyond shared memory
+_POLL_SECONDS = 1.0
+
+
+class SubEnvError(Error, RuntimeError):
+    """A sub-env raised in its worker; carries the sub-env index and the remote traceback.
+
+    The original exception, when it could be pickled, is this error's `__cause__`.
+    """
+
+    def __init__(self, index: int, exc_type: str, message: str, remote_traceback: str) -> None:
+        self.index = index
+        self.exc_type = exc_type
+        self.remote_traceback = remote_traceback
+        super().__init__(
+            f"sub-env {index} raised {exc_type}: {message}\n\n"
+            f"Remote traceback of sub-env {index}:\n{remote_traceback}"
+        )
+
+
+class WorkerDiedError(Error, RuntimeError):
+    """A worker process exited while the parent waited on it; the vector env is closed."""
+
+
+class AsyncState(enum.Enum):
+    """What the parent is waiting for, so calls cannot interleave on the pipes."""
+
+    DEFAULT = "default"
+    WAITING_STEP = "step"
+
+
+class _Shared:
+    """A numpy array of `dtype`/`shape` in a raw shared ctypes buffer (picklable to children)."""
+
+    def __init__(self, ctx: BaseContext, dtype: np.dtype[Any], shape: tuple[int, ...]) -> None:
+        self.dtype = dtype.str
+        self.shape = shape
+        self.raw = ctx.RawArray("b", max(int(np.prod(shape)) * dtype.itemsize, 1))
+
+    def view(self) -> NDArray[Any]:
+        count = int(np.prod(self.shape))
+        return np.frombuffer(self.raw, dtype=self.dtype, count=count).reshape(self.shape)
+
+
+def _share(ctx: BaseContext, template: Any) -> Any:
+    """Shared buffers mirroring `template` (an array, or dicts/tuples of arrays), or None."""
+    if isinstance(template, np.ndarray):
+        return None if template.dtype == object else _Shared(ctx, template.dtype, template.shape)
+    if isinstance(template, dict):
+        parts = {key: _share(ctx, value) for key, value in template.items()}
+        return None if any(part is None for part in parts.values()) else parts
+    if isinstance(template, tuple):
+        items = tuple(_share(ctx, value) for value in template)
+        return None if any(item is None for item in items) else items
+    return None
+
+
+def _views(shared: Any) -> Any:
+    if isinstance(shared, _Shared):
+        return shared.view()
+    if isinstance(shared, dict):
+        return {key: _views(value) for key, value in shared.items()}
+    return tuple(_views(value) for value in shared)
+
+
+def _write(view: Any, index: int, value: Any) -> None:
+    if isinstance(view, np.ndarray):
+        view[index] = value
+    elif isinstance(view, dict):
+        for key, part in view.items():
+            _write(part, index, value[key])
+    else:
+        for part, item in zip(view, value, strict=True):
+            _write(part, index, item)
+
+
+def _error_reply(index: int, exc: BaseException) -> bytes:
+    try:
+        original: bytes | None = pickle.dumps(exc)
+    except Exception:
+        original = None
+    text = traceback.format_exc()
+    return pickle.dumps(("error", (index, type(exc).__name__, str(exc), text, original)))
+
+
+def _worker(
+    conn: multiprocessing.connection.Connection,
+    parent_conn: multiprocessing.connection.Connection | None,
+    env_fns: bytes | list[Callable[[], Env[Any, Any]]],
+    first: int,
+    shared: tuple[Any, _Shared | None, _Shared, _Shared, _Shared],
+    mode_value: str,
+) -> None:
+    """A worker's loop: build its sub-envs, then serve commands until `close` or EOF."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and closes us
+    if parent_conn is not None:
+        parent_conn.close()
+    index = first
+    try:
+        fns = pickle.loads(env_fns) if isinstance(env_fns, bytes) else env_fns
+        envs: list[Env[Any, Any]] = []
+        for local, fn in enumerate(fns):
+            index = first + local
+            envs.append(fn())
+    except BaseException as exc:
+        conn.send_bytes(_error_reply(index, exc))
+        return
+    conn.send_bytes(_OK)
+
+    obs_shared, act_shared, rew_shared, term_shared, trunc_shared = shared
+    observations = None if obs_shared is None else _views(obs_shared)
+    actions_view = None if act_shared is None else act_shared.view()
+    rewards = rew_shared.view()
+    terminations = term_shared.view()
+    truncations = trunc_shared.view()
+    mode = AutoresetMode(mode_value)
+    same_step = mode is AutoresetMode.SAME_STEP
+    next_step = mode is AutoresetMode.NEXT_STEP
+    count = len(envs)
+    last = first + count
+    pending = [False] * count
+    array_obs = isinstance(observations, np.ndarray)
+
+    while True:
+        try:
+            message = conn.recv_bytes()
+        except (EOFError, OSError):
+            break
+        data: Any = None
+        if message == _STEP:
+            command = "step"
+        else:
+            command, data = pickle.loads(message)
+        try:
+            if command == "step":
+                rows = actions_view[first:last].copy() if data is None else data  # type: ignore[index]
+                report: dict[str, list[Any]] = {}
+                for local, env in enumerate(envs):
+                    index = first + local
+                    if next_step and pending[local]:
+                        obs, info = env.reset()
+                        pending[local] = False
+                        rewards[index] = 0.0
+                        terminations[index] = False
+                        truncations[index] = False
+                    else:
+                        obs, reward, terminated, truncated, info = env.step(rows[local])
+                        rewards[index] = reward
+                        terminations[index] = terminated
+                        truncations[index] = truncated
+                        if terminated or truncated:
+                            if same_step:
+                                report.setdefault("finals", []).append((index, obs, info))
+                                obs, info = env.reset()
+                            elif next_step:
+                                pending[local] = True
+                    if array_obs:
+                        observations[index] = obs  # type: ignore[index]
+                    elif observations is not None:
+                        _write(observations, index, obs)
+                    else:
+                        report.setdefault("obs", []).append(obs)
+                    if info:
+                        report.setdefault("infos", []).append((index, info))
+                conn.send_bytes(pickle.dumps(("ok", report)) if report else _OK)
+            elif command == "reset":
+                seeds, options, mask = data
+                infos: list[tuple[int, Any]] = []
+                obs_list: list[Any] = []
+                for local, env in enumerate(envs):
+                    index = first + local
+                    if mask is not None and not mask[local]:
+                        continue
+                    obs, info = env.reset(seed=seeds[local], options=options)
+                    pending[local] = False
+                    if observations is not None:
+                        _write(observations, index, obs)
+                    else:
+                        obs_list.append((index, obs))
+                    if info:
+                        infos.append((index, info))
+                conn.send_bytes(pickle.dumps(("ok", {"infos": infos, "obs": obs_list})))
+            elif command == "call":
+                name, args, kwargs = data
+                results = []
+                for local, env in enumerate(envs):
+                    index = first + local
+                    member = _attr(env, name)
+                    results.append(member(*args, **kwargs) if callable(member) else member)
+                conn.send_bytes(pickle.dumps(("ok", results)))
+            elif command == "get_attr":
+                results = []
+                for local, env in enumerate(envs):
+                    index = first + local
+                    results.append(_attr(env, data))
+                conn.send_bytes(pickle.dumps(("ok", results)))
+            elif command == "set_attr":
+                name, values = data
+                for local, (env, value) in enumerate(zip(envs, values, strict=True)):
+                    index = first + local
+                    setattr(getattr(env, "unwrapped", env), name, value)
+                conn.send_bytes(pickle.dumps(("ok", None)))
+            elif command == "close":
+                for local, env in enumerate(envs):
+                    index = first + local
+                    env.close()
+                conn.send_bytes(pickle.dumps(("ok", None)))
+                break
+            else:
+                raise RuntimeError(f"unknown worker command {command!r}")
+        except Exception as exc:
+            conn.send_bytes(_error_reply(index, exc))
+    conn.close()
+
+
+def _attr(env: Env[Any, Any], name: str) -> Any:
+    getter = getattr(env, "get_wrapper_attr", None)
+    return getter(name) if getter is not None else getattr(env, name)
+
+
+EnvFns = list[Callable[[], Env[Any, Any]]]
+
+
+def _pickle_fns(fns: EnvFns) -> bytes | EnvFns:
+    """Env functions as cloudpickle bytes (lambdas and closures survive `spawn`) if we can."""
+    try:
+        import cloudpickle  # type: ignore[import-untyped]
+    except ImportError:
+        return fns
+    return cloudpickle.dumps(fns)  # type: ignore[no-any-return]
+
+
+class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
+    """Steps sub-envs in `num_workers` worker processes (default: one per CPU core).
+
+    `context` picks the start method ("fork", "spawn", "forkserver"; default: the platform's).
+    With `shared_memory` (the default) observations of array spaces, and dicts/tuples of
+    them, are written by the workers straight into shared memory. `copy=False` returns that
+    shared batch itself, which the next step overwrites.
+    """
+
+    single_observation_space: Space[Any]
+    single_action_space: Space[Any]
+    observation_space: Space[ObsT_co]
+    action_space: Space[ActT]
+    render_mode: str | None
+
+    @overload
+    def __init__(
+        self: AsyncVectorEnv[Any, Any, SameStep],
+        env_fns: Iterable[Callable[[], Env[Any, Any]]],
+        *,
+        num_workers: int | None = None,
+        context: str | None = None,
+        shared_memory: bool = True,
+        copy: bool = True,
+        daemon: bool = True,
+        autoreset_mode: SameStep | Literal["same_step"] = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: AsyncVectorEnv[Any, Any, NextStep],
+        env_fns: Iterable[Callable[[], Env[Any, Any]]],
+        *,
+        num_workers: int | None = None,
+        context: str | None = None,
+        shared_memory: bool = True,
+        copy: bool = True,
+        daemon: bool = True,
+        autoreset_mode: NextStep | Literal["next_step"],
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: AsyncVectorEnv[Any, Any, Disabled],
+        env_fns: Iterable[Callable[[], Env[Any, Any]]],
+        *,
+        num_workers: int | None = None,
+        context: str | None = None,
+        shared_memory: bool = True,
+        copy: bool = True,
+        daemon: bool = True,
+        autoreset_mode: Disabled | Literal["disabled"],
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: AsyncVectorEnv[Any, Any, AutoresetMode],
+        env_fns: Iterable[Callable[[], Env[Any, Any]]],
+        *,
+        num_workers: int | None = None,
+        context: str | None = None,
+        shared_memory: bool = True,
+        copy: bool = True,
+        daemon: bool = True,
+        autoreset_mode: AutoresetMode | str,
+    ) -> None: ...
+    def __init__(
+        self,
+        env_fns: Iterable[Callable[[], Env[Any, Any]]],
+        *,
+        num_workers: int | None = None,
+        context: str | None = None,
+        shared_memory: bool = True,
+        copy: bool = True,
+        daemon: bool = True,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+    ) -> None:
+        self.closed = True  # until the workers are up, so a failed start closes cleanly
+        self._processes: list[BaseProcess] = []
+        self._conns: list[multiprocessing.connection.Connection] = []
+        fns = list(env_fns)
+        if not fns:
+            raise ValueError("AsyncVectorEnv needs at least one env function, got none")
+        not_callable = [i for i, fn in enumerate(fns) if not callable(fn)]
+        if not_callable:
+            raise TypeError(
+                f"AsyncVectorEnv takes functions that build envs (e.g. `lambda: make(id)`), "
+                f"but entries {not_callable} are not callable"
+            )
+        if num_workers is not None and (
+            isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1
+        ):
+            raise ValueError(f"num_workers must be a positive int or None, got {num_workers!r}")
+        try:
+            ctx = multiprocessing.get_context(context)
+        except ValueError:
+            methods = multiprocessing.get_all_start_methods()
+            raise ValueError(
+                f"context must be None or a start method of this platform {methods}, "
+                f"got {context!r}"
+            ) from None
+        self._autoreset_mode = parse_autoreset_mode(autoreset_mode)
+        self.num_envs = len(fns)
+        self.copy = copy
+
+        probe = fns[0]()
+        try:
+            self.single_observation_space = probe.observation_space
+            self.single_action_space = probe.action_space
+            self.metadata = {**probe.metadata, "autoreset_mode": self._autoreset_mode}
+            self.render_mode = probe.render_mode
+        finally:
+            probe.close()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+        obs_template = create_empty_array(self.single_observation_space, self.num_envs)
+        obs_shared = _share(ctx, obs_template) if shared_memory else None
+        self._observations: Any = obs_template if obs_shared is None else _views(obs_shared)
+        self._shared_obs = obs_shared is not None
+        act_template = create_empty_array(self.single_action_space, self.num_envs)
+        act_shared = (
+            _Shared(ctx, act_template.dtype, act_template.shape)
+            if isinstance(act_template, np.ndarray) and act_template.dtype != object
+            else None
+        )
+        self._actions = None if act_shared is None else act_shared.view()
+        rew_shared = _Shared(ctx, np.dtype(np.float64), (self.num_envs,))
+        term_shared = _Shared(ctx, np.dtype(np.bool_), (self.num_envs,))
+        trunc_shared = _Shared(ctx, np.dtype(np.bool_), (self.num_envs,))
+        self._rewards = rew_shared.view()
+        self._terminations = term_shared.view()
+        self._truncations = trunc_shared.view()
+
+        workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
+        bounds = np.linspace(0, self.num_envs, workers + 1).round().astype(int).tolist()
+        self._blocks: list[tuple[int, int]] = list(zip(bounds[:-1], bounds[1:], strict=True))  # noqa: RUF007
+        self.num_workers = workers
+        shared = (obs_shared, act_shared, rew_shared, term_shared, trunc_shared)
+        try:
+            for first, last in self._blocks:
+                parent_conn, child_conn = ctx.Pipe()
+                process = ctx.Process(  # type: ignore[attr-defined]
+                    target=_worker,
+                    name=f"protogym-AsyncVectorEnv-{first}-{last - 1}",
+                    args=(child_conn, parent_conn, _pickle_fns(fns[first:last]), first, shared,
+                          self._autoreset_mode.value),
+                    daemon=daemon,
+                )
+                self._processes.append(process)
+                self._conns.append(parent_conn)
+                process.start()
+                child_conn.close()
+            self.closed = False
+            self._state = AsyncState.DEFAULT
+            self._waiter = _Waiter(self._conns, self._processes)
+            self._raise_errors(self._gather("start"))
+        except BaseException:
+            self._shutdown(terminate=True)
+            raise
+        self.closed = False
+        try:
+            spaces = zip(self.get_attr("observation_space"), self.get_attr("action_space"),
+                         strict=True)
+            for index, (obs_space, act_space) in enumerate(spaces):
+                if obs_space != self.single_observation_space:
+                    raise ValueError(
+                        f"sub-env {index} has observation space {obs_space}, but sub-env 0 has "
+                        f"{self.single_observation_space}; every sub-env needs the same spaces"
+                    )
+                if act_space != self.single_action_space:
+                    raise ValueError(
+                        f"sub-env {index} has action space {act_space}, but sub-env 0 has "
+                        f"{self.single_action_space}; every sub-env needs the same spaces"
+                    )
+        except BaseException:
+            self._shutdown(terminate=True)
+            raise
+
+    @property
+    def autoreset_mode(self) -> ModeT_co:
+        return self._autoreset_mode  # type: ignore[return-value]
+
+    # -- the protocol ----------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[ObsT_co, dict[str, Any]]:
+        self._check_ready("reset")
+        seeds = seeds_for(seed, self.num_envs)
+        mask = reset_mask_of(options, self.num_envs)
+        if mask is not None:
+            assert options is not None
+            options = {k: v for k, v in options.items() if k != "reset_mask"}
+        for conn, (first, last) in zip(self._conns, self._blocks, strict=True):
+            sub_mask = None if mask is None else mask[first:last].tolist()
+            conn.send_bytes(pickle.dumps(("reset", (seeds[first:last], options, sub_mask))))
+        replies = self._raise_errors(self._gather("reset"))
+        infos: dict[str, Any] = {}
+        obs_by_index: dict[int, Any] = {}
+        for reply in replies:
+            assert isinstance(reply, dict)
+            for index, info in reply["infos"]:
+                add_info(infos, info, index, self.num_envs)
+            obs_by_index.update(reply["obs"])
+        if obs_by_index:
+            self._collect_obs(obs_by_index)
+        return self._batch(), infos
+
+    def step(self, actions: ActT) -> VectorStepResult[ObsT_co]:
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: ActT) -> None:
+        """Send `actions` to the workers without waiting; collect with `step_wait`."""
+        self._check_ready("step_async")
+        if self._actions is not None:
+            try:
+                self._actions[...] = actions
+            except (ValueError, TypeError) as exc:
+                raise ValueError(
+                    f"step() needs actions of shape {self._actions.shape} ({self.num_envs} "
+                    f"sub-envs), got {actions!r}: {exc}"
+                ) from None
+            for conn in self._conns:
+                conn.send_bytes(_STEP)
+        else:
+            items = list(iterate(self.action_space, actions))
+            if len(items) != self.num_envs:
+                raise ValueError(
+                    f"step() needs one action per sub-env ({self.num_envs}), got {len(items)}"
+                )
+            for conn, (first, last) in zip(self._conns, self._blocks, strict=True):
+                conn.send_bytes(pickle.dumps(("step", items[first:last])))
+        self._state = AsyncState.WAITING_STEP
+
+    def step_wait(self, timeout: float | None = None) -> VectorStepResult[ObsT_co]:
+        """The results of the last `step_async`; after `timeout` seconds, close and raise."""
+        if self._state is not AsyncState.WAITING_STEP:
+            self._check_open()
+            raise RuntimeError("step_wait() called without a step_async() before it")
+        replies = self._raise_errors(self._gather("step", timeout))
+        infos: dict[str, Any] = {}
+        num_envs = self.num_envs
+        obs_list: list[Any] = []
+        for reply in replies:
+            if reply is None:
+                continue
+            for index, final_obs, final_info in reply.get("finals", ()):
+                add_final(infos, index, final_obs, final_info, num_envs)
+            for index, info in reply.get("infos", ()):
+                add_info(infos, info, index, num_envs)
+            obs_list.extend(reply.get("obs", ()))
+        if obs_list:
+            self._observations = concatenate(
+                self.single_observation_space, obs_list, self._observations
+            )
+        return (
+            self._batch(),
+            self._rewards.copy(),
+            self._terminations.copy(),
+            self._truncations.copy(),
+            infos,
+        )
+
+    def render(self) -> tuple[Any, ...] | None:
+        if self.render_mode is None:
+            self._check_open()
+            return None
+        return self.call("render")
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method `name` of every sub-env in its worker (or read it if not callable)."""
+        return self._broadcast("call", (name, args, kwargs))
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute `name` of every sub-env (looked up through its wrappers)."""
+        return self._broadcast("get_attr", name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Set attribute `name` on every sub-env: a list/tuple gives one value each."""
+        self._check_ready("set_attr")
+        per_env = values_per_env(values, self.num_envs)
+        for conn, (first, last) in zip(self._conns, self._blocks, strict=True):
+            conn.send_bytes(pickle.dumps(("set_attr", (name, per_env[first:last]))))
+        self._raise_errors(self._gather("set_attr"))
+
+    def close(self) -> None:
+        """Close the sub-envs and end the workers; waits up to a few seconds, then kills."""
+        if self.closed:
+            return
+        self._shutdown(terminate=False)
+
+    def __del__(self) -> None:
+        if not getattr(self, "closed", True):
+            self._shutdown(terminate=True)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _broadcast(self, command: str, data: Any) -> tuple[Any, ...]:
+        self._check_ready(command)
+        message = pickle.dumps((command, data))
+        for conn in self._conns:
+            conn.send_bytes(message)
+        results: list[Any] = []
+        for reply in self._raise_errors(self._gather(command)):
+            results.extend(reply)
+        return tuple(results)
+
+    def _gather(self, what: str, timeout: float | None = None) -> list[bytes]:
+        """One reply from every worker; a dead worker or a timeout closes the env and raises."""
+        replies: list[bytes] = []
+        try:
+            replies = self._waiter.gather(timeout)
+        except _Dead as dead:
+            worker = dead.args[0]
+            first, last = self._blocks[worker]
+            process = self._processes[worker]
+            self._shutdown(terminate=True)
+            raise WorkerDiedError(
+                f"the worker of sub-envs {first}..{last - 1} (pid {process.pid}) died with exit "
+                f"code {process.exitcode} during {what}; the AsyncVectorEnv is closed"
+            ) from None
+        except TimeoutError:
+            self._shutdown(terminate=True)
+            raise TimeoutError(
+                f"AsyncVectorEnv {what} took longer than {timeout} s; the env is closed"
+            ) from None
+        finally:
+            self._state = AsyncState.DEFAULT
+        return replies
+
+    def _raise_errors(self, replies: list[bytes]) -> list[Any]:
+        """Decoded replies; the first sub-env error (lowest index) is raised here."""
+        decoded: list[Any] = []
+        error: SubEnvError | None = None
+        cause: BaseException | None = None
+        for reply in replies:
+            if reply == _OK:
+                decoded.append(None)
+                continue
+            status, payload = pickle.loads(reply)
+            if status == "ok":
+                decoded.append(payload)
+                continue
+            index, exc_type, message, remote_tb, original = payload
+            if error is None or index < error.index:
+                error = SubEnvError(index, exc_type, message, remote_tb)
+                try:
+                    cause = pickle.loads(original) if original is not None else None
+                except Exception:
+                    cause = None
+            decoded.append(None)
+        if error is not None:
+            raise error from cause
+        return decoded
+
+    def _collect_obs(self, obs_by_index: dict[int, Any]) -> None:
+        """Fold pickled observations (spaces not in shared memory) into the batch."""
+        rows = list(iterate(self.single_observation_space, self._observations))
+        for index, obs in obs_by_index.items():
+            rows[index] = obs
+        self._observations = concatenate(self.single_observation_space, rows,
+                                          self._observations)
+
+    def _batch(self) -> ObsT_co:
+        if self.copy:
+            return copy_module.deepcopy(self._observations)  # type: ignore[no-any-return]
+        return self._observations  # type: ignore[no-any-return]
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError(
+                "this AsyncVectorEnv is closed; make a new one to keep going"
+            )
+
+    def _check_ready(self, what: str) -> None:
+        self._check_open()
+        if self._state is not AsyncState.DEFAULT:
+            raise RuntimeError(
+                f"{what}() called while a step_async() is pending; call step_wait() first"
+            )
+
+    def _shutdown(self, *, terminate: bool) -> None:
+        """End every worker: politely (close message, join) unless `terminate`, then by force."""
+        self.closed = True
+        if not terminate:
+            if getattr(self, "_state", AsyncState.DEFAULT) is AsyncState.WAITING_STEP:
+                try:
+                    self._waiter.gather(5.0)
+                except (_Dead, TimeoutError):
+                    terminate = True
+            message = pickle.dumps(("close", None))
+            for conn in self._conns:
+                try:
+                    conn.send_bytes(message)
+                except OSError:
+                    terminate = True
+            for process in self._processes:
+                process.join(5.0)
+        for process in self._processes:
+            if process.is_alive():
+                process.terminate()
+                process.join(1.0)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        for conn in self._conns:
+            conn.close()
+        self._state = AsyncState.DEFAULT
+
+
+class _Dead(Exception):  # noqa: N818 - internal signal, never escapes
+    """Internal: worker `args[0]` exited before replying."""
+
+
+class _Waiter:
+    """Waits for one reply per worker on the pipes and the process sentinels at once."""
+
+    def __init__(
+        self,
+        conns: list[multiprocessing.connection.Connection],
+        processes: list[BaseProcess],
+    ) -> None:
+        self._conns = conns
+        self._processes = processes
+        self._owner: dict[int, int] = {}
+        self._poller = select.poll() if hasattr(select, "poll") else None
+        for worker, (conn, process) in enumerate(zip(conns, processes, strict=True)):
+            self._owner[conn.fileno()] = worker
+            self._owner[process.sentinel] = ~worker
+            if self._poller is not None:
+                self._poller.register(conn.fileno(), select.POLLIN)
+                self._poller.register(process.sentinel, select.POLLIN)
+
+    def gather(self, timeout: float | None) -> list[bytes]:
+        conns = self._conns
+        replies: list[bytes | None] = [None] * len(conns)
+        remaining = len(conns)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while remaining:
+            seconds = _POLL_SECONDS
+            if deadline is not None:
+                seconds = max(0.0, min(seconds, deadline - time.monotonic()))
+            ready = self._ready(seconds)
+            if not ready:
+                for worker, process in enumerate(self._processes):
+                    if replies[worker] is None and not process.is_alive():
+                        raise _Dead(worker)
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise TimeoutError
+                continue
+            for key in ready:
+                worker = self._owner[key]
+                if worker < 0:
+                    worker = ~worker
+                    if replies[worker] is None and not conns[worker].poll(0):
+                        raise _Dead(worker)
+                    continue
+                if replies[worker] is not None:
+                    continue
+                try:
+                    replies[worker] = conns[worker].recv_bytes()
+                except (EOFError, OSError):
+                    raise _Dead(worker) from None
+                remaining -= 1
+        return replies  # type: ignore[return-value]
+
+    def _ready(self, seconds: float) -> list[int]:
+        if self._poller is not None:
+            return [fd for fd, _ in self._poller.poll(int(seconds * 1000))]
+        objects: list[Any] = [*self._conns, *(p.sentinel for p in self._processes)]
+        ready: list[Any] = multiprocessing.connection.wait(objects, seconds)
+        return [obj if isinstance(obj, int) else obj.fileno() for obj in ready]
+

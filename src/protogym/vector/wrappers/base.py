@@ -1,0 +1,198 @@
+"""`VectorWrapper` and its observation/action/reward specialisations.
+
+A vector wrapper forwards every member to the vector env it wraps unless it overrides it;
+a wrapper that changes a space assigns it (``self.observation_space = ...``) and the
+forwarded value is replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic
+
+import numpy as np
+from typing_extensions import TypeVar
+
+from protogym.spaces import concatenate, create_empty_array, iterate
+from protogym.spaces.space import Space
+from protogym.vector.vector_env import (
+    AutoresetMode,
+    VectorEnv,
+    VectorEnvBase,
+    VectorStepResult,
+)
+
+__all__ = [
+    "VectorActionWrapper",
+    "VectorObservationWrapper",
+    "VectorRewardWrapper",
+    "VectorWrapper",
+]
+
+WObsT = TypeVar("WObsT", default=Any)
+WActT = TypeVar("WActT", default=Any)
+ObsT = TypeVar("ObsT", default=Any)
+ActT = TypeVar("ActT", default=Any)
+
+
+class VectorWrapper(VectorEnvBase[WObsT, WActT, AutoresetMode], Generic[WObsT, WActT, ObsT, ActT]):
+    """Wraps a vector env (`env`); every member forwards to it unless overridden."""
+
+    def __init__(self, env: VectorEnv[ObsT, ActT, Any]) -> None:
+        if not isinstance(env, VectorEnv):
+            raise TypeError(
+                f"{type(self).__name__} wraps a vector env (e.g. protogym.make_vec(...)), got "
+                f"{type(env).__name__!r}; wrap single envs with protogym.wrappers instead"
+            )
+        self.env = env
+        self.num_envs = env.num_envs
+
+    @property
+    def observation_space(self) -> Space[WObsT]:
+        own = self.__dict__.get("_observation_space")
+        return own if own is not None else self.env.observation_space  # type: ignore[return-value]
+
+    @observation_space.setter
+    def observation_space(self, space: Space[WObsT]) -> None:
+        self.__dict__["_observation_space"] = space
+
+    @property
+    def action_space(self) -> Space[WActT]:
+        own = self.__dict__.get("_action_space")
+        return own if own is not None else self.env.action_space  # type: ignore[return-value]
+
+    @action_space.setter
+    def action_space(self, space: Space[WActT]) -> None:
+        self.__dict__["_action_space"] = space
+
+    @property
+    def single_observation_space(self) -> Space[Any]:
+        own = self.__dict__.get("_single_observation_space")
+        return own if own is not None else self.env.single_observation_space
+
+    @single_observation_space.setter
+    def single_observation_space(self, space: Space[Any]) -> None:
+        self.__dict__["_single_observation_space"] = space
+
+    @property
+    def single_action_space(self) -> Space[Any]:
+        own = self.__dict__.get("_single_action_space")
+        return own if own is not None else self.env.single_action_space
+
+    @single_action_space.setter
+    def single_action_space(self, space: Space[Any]) -> None:
+        self.__dict__["_single_action_space"] = space
+
+    @property
+    def metadata(self) -> Mapping[str, Any]:
+        own = self.__dict__.get("_metadata")
+        return own if own is not None else self.env.metadata
+
+    @metadata.setter
+    def metadata(self, value: Mapping[str, Any]) -> None:
+        self.__dict__["_metadata"] = value
+
+    @property
+    def render_mode(self) -> str | None:
+        return self.env.render_mode
+
+    @render_mode.setter
+    def render_mode(self, value: str | None) -> None:
+        raise AttributeError(
+            f"{type(self).__name__}.render_mode comes from the inner env; set it there"
+        )
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        return self.env.autoreset_mode  # type: ignore[no-any-return]
+
+    @property
+    def unwrapped(self) -> Any:
+        """The innermost vector env."""
+        return getattr(self.env, "unwrapped", self.env)
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[WObsT, dict[str, Any]]:
+        return self.env.reset(seed=seed, options=options)  # type: ignore[return-value]
+
+    def step(self, actions: WActT) -> VectorStepResult[WObsT]:
+        return self.env.step(actions)  # type: ignore[arg-type, return-value]
+
+    def render(self) -> Any:
+        return self.env.render()
+
+    def close(self) -> None:
+        self.env.close()
+
+    def __getattr__(self, name: str) -> Any:
+        """Other attributes (`call`, `get_attr`, env parameters) come from the inner env."""
+        if name.startswith("_") or name == "env":
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(self.env, name)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}{self.env!r}>"
+
+
+class VectorObservationWrapper(VectorWrapper[WObsT, ActT, ObsT, ActT]):
+    """Transforms every observation batch through `observations`.
+
+    Under same-step autoreset, each `info["final_observation"]` entry goes through the same
+    transform (as a batch of one), so final and ordinary observations stay comparable.
+    """
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[WObsT, dict[str, Any]]:
+        observations, infos = self.env.reset(seed=seed, options=options)
+        return self.observations(observations), infos
+
+    def step(self, actions: ActT) -> VectorStepResult[WObsT]:
+        observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        if "final_observation" in infos:
+            infos = self._transform_finals(infos)
+        return self.observations(observations), rewards, terminations, truncations, infos
+
+    def observations(self, observations: ObsT) -> WObsT:
+        raise NotImplementedError(f"{type(self).__name__} must define observations()")
+
+    def _transform_finals(self, infos: dict[str, Any]) -> dict[str, Any]:
+        inner_space = self.env.single_observation_space
+        finals = np.full(self.num_envs, None, dtype=object)
+        for index in np.flatnonzero(infos["_final_observation"]).tolist():
+            batch = concatenate(
+                inner_space,
+                [infos["final_observation"][index]],
+                create_empty_array(inner_space, 1),
+            )
+            finals[index] = next(iter(iterate(self.single_observation_space,
+                                              self.observations(batch))))
+        return {**infos, "final_observation": finals}
+
+
+class VectorActionWrapper(VectorWrapper[ObsT, WActT, ObsT, ActT]):
+    """Transforms every action batch through `actions` before the inner env sees it."""
+
+    def step(self, actions: WActT) -> VectorStepResult[ObsT]:
+        return self.env.step(self.actions(actions))
+
+    def actions(self, actions: WActT) -> ActT:
+        raise NotImplementedError(f"{type(self).__name__} must define actions()")
+
+
+class VectorRewardWrapper(VectorWrapper[ObsT, ActT, ObsT, ActT]):
+    """Transforms every reward batch through `rewards`."""
+
+    def step(self, actions: ActT) -> VectorStepResult[ObsT]:
+        observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        return observations, self.rewards(rewards), terminations, truncations, infos
+
+    def rewards(self, rewards: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must define rewards()")
