@@ -75,10 +75,8 @@ def test_tt_older_specs(env_id: str) -> None:
     assert (spec.max_episode_steps, spec.reward_threshold, spec.kwargs) == OLD_IDS[env_id]
 
 
-@pytest.mark.parametrize("env_id", ALL_IDS)
+@pytest.mark.parametrize("env_id", [i for i in ALL_IDS if i != "GridWorld-v0"])
 def test_tt_spaces_match_gymnasium(env_id: str) -> None:
-    if env_id == "GridWorld-v0":
-        pytest.skip("GridWorld-v0 has no Gymnasium twin; test_tt_grid_world checks its spaces")
     ours = protogym.make(env_id)
     theirs = gymnasium.make({"Taxi-v3": "Taxi-v4", "CliffWalking-v0": "CliffWalking-v1"}.get(env_id, env_id))
     assert repr(ours.action_space) == repr(theirs.action_space)
@@ -162,8 +160,9 @@ def test_tt_rgb_frames(env_id: str) -> None:
     assert frame.flags.c_contiguous
     assert np.array_equal(env.render(), frame)  # rendering twice draws the same picture
     changed = 0
+    n = int(env.action_space.n)
     for action in (1, 0, 2, 3, 1, 2, 0, 1):
-        new_obs, _, terminated, truncated, _ = env.step(action)
+        new_obs, _, terminated, truncated, _ = env.step(action % n)
         new_frame = env.render()
         if repr(new_obs) != repr(obs):
             assert not np.array_equal(new_frame, frame), f"frame unchanged after {action}"

@@ -183,7 +183,7 @@ class BlackjackEnv(Env[Observation, int | np.integer[Any]]):
             rect = pygame.Rect(left, top, 70, 100)
             pygame.draw.rect(surface, white, rect, border_radius=8)
             pygame.draw.rect(surface, black, rect, 2, border_radius=8)
-            colour = red if suit in "DH" else black
+            colour = red if suit in ("D", "H") else black
             draw.draw_text(surface, label, (rect.centerx, rect.centery - 14), 40, colour, True)
             draw.draw_text(surface, suit, (rect.centerx, rect.centery + 24), 26, colour)
 
