@@ -48,7 +48,9 @@ CORPUS = sorted(path.name.removesuffix(".py.txt") for path in SNIPPETS.glob("*.p
 
 
 @pytest.fixture(scope="module")
-def corpus_reports(run_mypy: RunMypy, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Report]]:
+def corpus_reports(
+    run_mypy: RunMypy, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, list[Report]]:
     folder = tmp_path_factory.mktemp("corpus")
     return run_mypy(folder, copy_snippets(CORPUS, folder))
 
@@ -64,3 +66,36 @@ def test_snippet(name: str, corpus_reports: dict[str, list[Report]]) -> None:
     expected = expected_reports((SNIPPETS / f"{name}.py.txt").read_text())
     actual = sorted(corpus_reports.get(f"{name}.py", []))
     assert actual == sorted(expected)
+
+
+WARM_REGISTER = """\
+import protogym
+
+protogym.register(id="warm/Corridor-v0", entry_point="warm_envs:Corridor")
+"""
+WARM_USER = """\
+import protogym
+import warm_register  # noqa: F401
+
+env = protogym.make("warm/Corridor-v0")
+reveal_type(env.reset()[0])
+"""
+
+
+def test_registered_id_known_when_registering_module_comes_from_cache(
+    run_mypy: RunMypy, tmp_path: Path
+) -> None:
+    """Only the caller changed: the module that registers the id is loaded from mypy's cache,
+    without statements, and the id must still be known and typed."""
+    shutil.copyfile(SNIPPETS / "corpus_envs.py.txt", tmp_path / "warm_envs.py")
+    (tmp_path / "warm_register.py").write_text(WARM_REGISTER)
+    user = tmp_path / "warm_user.py"
+    user.write_text(WARM_USER)
+    files = [tmp_path / "warm_envs.py", tmp_path / "warm_register.py", user]
+    revealed = (5, "N", 'Revealed type is "numpy.signedinteger[numpy._typing._nbit_base._64Bit]"')
+    assert run_mypy(tmp_path, files) == {"warm_user.py": [revealed]}
+
+    user.write_text(WARM_USER + "reveal_type(env.step(0)[2])\n")
+    assert run_mypy(tmp_path, files) == {
+        "warm_user.py": [revealed, (6, "N", 'Revealed type is "bool"')]
+    }

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-
 from typing import Literal
 
 from mypy.build import PRI_LOW, default_data_dir

@@ -10,8 +10,8 @@ from __future__ import annotations
 from mypy.nodes import ARG_STAR, Argument, TypeInfo, Var
 from mypy.plugin import ClassDefContext
 from mypy.plugins.common import add_attribute_to_class, add_method_to_class
-from mypy.typevars import fill_typevars
 from mypy.types import AnyType, Instance, NoneType, Type, TypeOfAny, UnionType
+from mypy.typevars import fill_typevars
 
 ENV_FULLNAME = "protogym.core.Env"
 

@@ -13,23 +13,21 @@ from dataclasses import dataclass
 
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type, get_conflict_protocol_types
-from mypy.nodes import ARG_OPT, ARG_POS, ARG_STAR, MypyFile, SymbolNode, TypeInfo, Var
+from mypy.nodes import ARG_OPT, ARG_POS, ARG_STAR, MypyFile, SymbolNode, TypeInfo
 from mypy.options import Options
 from mypy.subtypes import find_member, is_subtype
-from mypy.typevars import fill_typevars_with_any
 from mypy.types import (
     AnyType,
     CallableType,
     Instance,
     Overloaded,
-    ProperType,
     TupleType,
     Type,
     TypeOfAny,
     get_proper_type,
 )
+from mypy.typevars import fill_typevars_with_any
 
-ENV_FULLNAME = "protogym.core.Env"
 ENV_MEMBERS = (
     "action_space",
     "observation_space",
@@ -53,7 +51,9 @@ class EnvTypes:
     act: Type
 
 
-def lookup_attribute(modules: dict[str, MypyFile], module: str, attribute: str) -> SymbolNode | None:
+def lookup_attribute(
+    modules: dict[str, MypyFile], module: str, attribute: str
+) -> SymbolNode | None:
     """The node that ``module:attribute`` names in mypy's build (dotted attributes allowed)."""
     tree = modules.get(module)
     if tree is None:
@@ -248,7 +248,8 @@ def _step_problems(name: str, step: CallableType, api: str, options: Options) ->
             f'{STEP_5}, or register with api="done"'
         ]
     if items is None or len(items) != 5:
-        return [f"{name}.step returns {format_type(ret, options)}; it must return 5 values {STEP_5}"]
+        shown = format_type(ret, options)
+        return [f"{name}.step returns {shown}; it must return 5 values {STEP_5}"]
     return []
 
 

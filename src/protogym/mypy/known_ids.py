@@ -77,7 +77,7 @@ def load_installed(
             # type checker stays quiet about it and treats its ids as unknown.
             warnings.simplefilter("ignore")
             specs = list(load() if load is not None else _registry_specs())
-    except Exception as exc:  # noqa: BLE001 - any failure only disables installed ids
+    except Exception as exc:
         return {}, f"{type(exc).__name__}: {exc}"
     known: dict[str, KnownEnv] = {}
     for spec in specs:
@@ -91,9 +91,8 @@ def load_installed(
 
 
 def _registry_specs() -> Iterable[Any]:
-    from protogym.registration.registry import Registry  # noqa: F401 - fail early if missing
-
     import protogym
+    from protogym.registration.registry import Registry  # noqa: F401 - fail early if missing
 
     return list(protogym.registry.values())
 

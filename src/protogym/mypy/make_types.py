@@ -30,8 +30,8 @@ from protogym.mypy.env_types import (
     EnvTypes,
     env_info_of,
     env_types,
-    lookup_attribute,
     instance_of,
+    lookup_attribute,
 )
 from protogym.mypy.known_ids import KnownEnv, SourceRegistration, scan_registrations
 
