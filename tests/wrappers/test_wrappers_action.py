@@ -72,7 +72,8 @@ def test_wrappers_rescale_action_maps_bounds_onto_bounds() -> None:
 
 def test_wrappers_rescale_action_matches_gymnasium() -> None:
     low, high = np.array([-2.0, -1.0], np.float32), np.array([3.0, 1.0], np.float32)
-    ours = RescaleAction(BoxActionEnv(low=[-1, 0], high=[1, 4]), low, high)
+    inner = BoxActionEnv(low=[-1, 0], high=[1, 4])
+    ours = RescaleAction(inner, low, high)
     twin = gym_twin(BoxActionEnv(low=[-1, 0], high=[1, 4]))
     theirs = gymnasium.wrappers.RescaleAction(twin, low, high)
     ours.reset(seed=0)
@@ -81,7 +82,7 @@ def test_wrappers_rescale_action_matches_gymnasium() -> None:
         arr = np.array(action, dtype=np.float32)
         ours.step(arr)
         theirs.step(arr)
-        np.testing.assert_array_equal(ours.unwrapped.actions[-1], twin.inner.actions[-1])
+        np.testing.assert_array_equal(inner.actions[-1], twin.inner.actions[-1])
 
 
 def test_wrappers_rescale_action_rejects_bad_arguments() -> None:
@@ -112,7 +113,8 @@ def test_wrappers_discretize_action_multidiscrete() -> None:
 
 
 def test_wrappers_discretize_action_matches_gymnasium() -> None:
-    ours = DiscretizeAction(BoxActionEnv(low=[-1, 0], high=[1, 3]), bins=(3, 5))
+    inner = BoxActionEnv(low=[-1, 0], high=[1, 3])
+    ours = DiscretizeAction(inner, bins=(3, 5))
     twin = gym_twin(BoxActionEnv(low=[-1, 0], high=[1, 3]))
     theirs = gymnasium.wrappers.DiscretizeAction(twin, bins=(3, 5))
     ours.reset(seed=0)
@@ -120,7 +122,7 @@ def test_wrappers_discretize_action_matches_gymnasium() -> None:
     for index in range(15):
         ours.step(index)
         theirs.step(index)
-        np.testing.assert_array_equal(ours.unwrapped.actions[-1], twin.inner.actions[-1])
+        np.testing.assert_array_equal(inner.actions[-1], twin.inner.actions[-1])
 
 
 def test_wrappers_discretize_action_rejects_bad_arguments() -> None:
@@ -134,26 +136,26 @@ def test_wrappers_discretize_action_rejects_bad_arguments() -> None:
 
 def test_wrappers_sticky_action_matches_gymnasium_under_a_seed() -> None:
     actions = [0, 1] * 20
-    ours = StickyAction(CountingEnv(), 0.4, repeat_action_duration=(1, 3))
-    theirs = gymnasium.wrappers.StickyAction(
-        gym_twin(CountingEnv()), 0.4, repeat_action_duration=(1, 3)
-    )
+    inner, twin = CountingEnv(), gym_twin(CountingEnv())
+    ours = StickyAction(inner, 0.4, repeat_action_duration=(1, 3))
+    theirs = gymnasium.wrappers.StickyAction(twin, 0.4, repeat_action_duration=(1, 3))
     for env in (ours, theirs):
         env.reset(seed=7)
         for action in actions:
             env.step(action)
-    received = ours.unwrapped.actions
-    assert received == theirs.unwrapped.inner.actions
+    received = inner.actions
+    assert received == twin.inner.actions
     assert received != actions  # some actions were repeated
 
 
 def test_wrappers_sticky_action_never_repeats_first_action_of_episode() -> None:
-    env = StickyAction(CountingEnv(), 0.99)
+    inner = CountingEnv()
+    env = StickyAction(inner, 0.99)
     env.reset(seed=0)
     env.step(1)
     env.reset(seed=0)
     env.step(0)
-    assert env.unwrapped.actions == [1, 0]
+    assert inner.actions == [1, 0]
 
 
 @pytest.mark.parametrize(("probability", "duration", "message"), [

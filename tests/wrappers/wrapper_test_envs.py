@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.core import Env
-from protogym.spaces import Box, Discrete
+from protogym.spaces import Box, Dict, Discrete, Tuple
 from protogym.spaces.space import Space
 from protogym.utils.seeding import np_random
 
@@ -169,6 +169,73 @@ class ArrayObsEnv(_Seeded):
         return self.observations[self.i].copy(), reward, terminated, False, {"i": self.i}
 
 
+class DictObsEnv(_Seeded):
+    """Dict observations `{"pos": [t, -t], "mode": t % 3}` (keys sorted: mode, pos)."""
+
+    action_space: Discrete
+    observation_space: Dict
+    render_mode: str | None = None
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action_space = Discrete(2)
+        self.observation_space = Dict(
+            {"pos": Box(-100.0, 100.0, shape=(2,), dtype=np.float32), "mode": Discrete(3)}
+        )
+        self.t = 0
+
+    def _obs(self) -> dict[str, Any]:
+        pos = np.array([self.t, -self.t], dtype=np.float32)
+        return {"mode": np.int64(self.t % 3), "pos": pos}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self._seed(seed)
+        self.t = 0
+        return self._obs(), {}
+
+    def step(
+        self, action: Any
+    ) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        self.t += 1
+        return self._obs(), 0.0, False, False, {}
+
+
+class TupleObsEnv(_Seeded):
+    """Tuple observations `(t, [t, t], t % 2)` from `Tuple(Discrete(100), Box, Discrete(2))`."""
+
+    action_space: Discrete
+    observation_space: Tuple
+    render_mode: str | None = None
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action_space = Discrete(2)
+        self.observation_space = Tuple(
+            (Discrete(100), Box(0.0, 100.0, shape=(2,), dtype=np.float32), Discrete(2))
+        )
+        self.t = 0
+
+    def _obs(self) -> tuple[Any, ...]:
+        return (np.int64(self.t), np.full(2, self.t, np.float32), np.int64(self.t % 2))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        self._seed(seed)
+        self.t = 0
+        return self._obs(), {}
+
+    def step(
+        self, action: Any
+    ) -> tuple[tuple[Any, ...], SupportsFloat, bool, bool, dict[str, Any]]:
+        self.t += 1
+        return self._obs(), 0.0, False, False, {}
+
+
 def image_frames(count: int, shape: tuple[int, ...], seed: int = 0) -> list[NDArray[np.uint8]]:
     """`count` random uint8 images of `shape`, reproducible from `seed`."""
     rng = np.random.default_rng(seed)
@@ -183,9 +250,15 @@ def uint8_box(shape: tuple[int, ...]) -> Box:
 
 
 def to_gym_space(space: Space[Any]) -> Any:
-    """The Gymnasium space equal to a protogym Box or Discrete."""
+    """The Gymnasium space equal to a protogym Box, Discrete, Dict or Tuple."""
     import gymnasium
 
+    if isinstance(space, Dict):
+        return gymnasium.spaces.Dict(
+            {key: to_gym_space(sub) for key, sub in space.spaces.items()}
+        )
+    if isinstance(space, Tuple):
+        return gymnasium.spaces.Tuple([to_gym_space(sub) for sub in space.spaces])
     if isinstance(space, Box):
         return gymnasium.spaces.Box(space.low, space.high, space.shape, space.dtype)
     if isinstance(space, Discrete):

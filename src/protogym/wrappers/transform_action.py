@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from protogym.core import ActionWrapper, ActType, Env, ObsType, WrapperActType
-from protogym.wrappers.utils import check_positive_int, require_box, rescale_box
+from protogym.wrappers.utils import bins_array, require_box, rescale_box, unflatten_index
 
 if TYPE_CHECKING:
     from protogym.spaces.space import Space
@@ -111,7 +111,7 @@ class DiscretizeAction(TransformAction[ObsType, Any, NDArray[Any]]):
                 f"DiscretizeAction needs a bounded action space, got low={self.low}, "
                 f"high={self.high}"
             )
-        self.bins = _bins_array("DiscretizeAction", bins, self.n_dims)
+        self.bins = bins_array("DiscretizeAction", bins, self.n_dims)
         self.multidiscrete = multidiscrete
         self._inner_dtype = box.dtype
         self._inner_shape = box.shape
@@ -130,7 +130,7 @@ class DiscretizeAction(TransformAction[ObsType, Any, NDArray[Any]]):
         if self.multidiscrete:
             indices = [int(i) for i in np.asarray(action, dtype=np.int64)]
         else:
-            indices = _unflatten(int(action), self.bins)
+            indices = unflatten_index(int(action), self.bins)
         centers = [
             self.bin_centers[i][min(max(index, 0), int(self.bins[i]) - 1)]
             for i, index in enumerate(indices)
@@ -146,25 +146,3 @@ class DiscretizeAction(TransformAction[ObsType, Any, NDArray[Any]]):
         if self.multidiscrete:
             return np.array(indices, dtype=np.int64)
         return int(np.ravel_multi_index(indices, tuple(int(b) for b in self.bins)))
-
-
-def _bins_array(owner: str, bins: int | tuple[int, ...], n_dims: int) -> NDArray[np.int64]:
-    if isinstance(bins, int | np.integer) and not isinstance(bins, bool):
-        return np.full(n_dims, check_positive_int(owner, "bins", bins), dtype=np.int64)
-    values = list(bins) if isinstance(bins, tuple | list) else None
-    if values is None or len(values) != n_dims:
-        raise ValueError(
-            f"{owner}: bins must be an int or a tuple of {n_dims} ints (one per dimension), "
-            f"got {bins!r}"
-        )
-    return np.array([check_positive_int(owner, "each bin count", b) for b in values], np.int64)
-
-
-def _unflatten(index: int, bins: NDArray[np.int64]) -> list[int]:
-    """Row-major digits of `index` in the mixed radix `bins`."""
-    digits: list[int] = []
-    for base in reversed(bins.tolist()):
-        digits.append(index % base)
-        index //= base
-    digits.reverse()
-    return digits

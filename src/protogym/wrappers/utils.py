@@ -20,10 +20,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RunningMeanStd",
+    "ScalarRunningMeanStd",
+    "bins_array",
     "check_positive_int",
     "create_zero_array",
     "rescale_box",
     "require_box",
+    "unflatten_index",
 ]
 
 
@@ -117,6 +120,29 @@ def check_positive_int(owner: str, name: str, value: object, minimum: int = 1) -
     if value < minimum:
         raise ValueError(f"{owner}: {name} must be at least {minimum}, got {value}")
     return int(value)
+
+
+def bins_array(owner: str, bins: int | tuple[int, ...], n_dims: int) -> NDArray[np.int64]:
+    """Per-dimension bin counts from an int (same for all) or a tuple of `n_dims` ints."""
+    if isinstance(bins, int | np.integer) and not isinstance(bins, bool):
+        return np.full(n_dims, check_positive_int(owner, "bins", bins), dtype=np.int64)
+    values = list(bins) if isinstance(bins, tuple | list) else None
+    if values is None or len(values) != n_dims:
+        raise ValueError(
+            f"{owner}: bins must be an int or a tuple of {n_dims} ints (one per dimension), "
+            f"got {bins!r}"
+        )
+    return np.array([check_positive_int(owner, "each bin count", b) for b in values], np.int64)
+
+
+def unflatten_index(index: int, bins: NDArray[np.int64]) -> list[int]:
+    """Row-major digits of `index` in the mixed radix `bins` (the inverse of a flat index)."""
+    digits: list[int] = []
+    for base in reversed(bins.tolist()):
+        digits.append(index % base)
+        index //= base
+    digits.reverse()
+    return digits
 
 
 def require_box(owner: str, what: str, space: Space[Any]) -> Box:
