@@ -213,7 +213,7 @@ def test_checker_passive_with_plain_discrete_observations() -> None:
         def close(self) -> None:
             return None
 
-    env = PassiveEnvChecker(Counter())
+    env = PassiveEnvChecker[Any, Any](Counter())
     assert env.reset() == (0, {})
     assert env.step(0) == (1, 0.0, False, False, {})
     assert env.render() is None
