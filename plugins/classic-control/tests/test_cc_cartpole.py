@@ -8,11 +8,11 @@ import warnings
 
 import numpy as np
 import pytest
+from protogym_classic_control.cartpole import CartPoleEnv
 
 import protogym
 from protogym.error import ResetNeeded
 from protogym.spaces import Box, Discrete
-from protogym_classic_control.cartpole import CartPoleEnv
 
 THETA_LIMIT = 12 * 2 * math.pi / 360
 

@@ -9,6 +9,7 @@ envs are then reset without a seed, so the reset distributions are compared too.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,12 @@ class Case:
     rtol: float = 0.0
     atol: float = 0.0
     reset_options: list[dict[str, Any]] = field(default_factory=list)
+    # A feedback policy that reaches termination, to compare the termination step itself.
+    policy: Callable[[np.ndarray], Any] | None = None
+
+
+def _push(force: float) -> np.ndarray:
+    return np.array([force], dtype=np.float32)
 
 
 CASES = [
@@ -33,6 +40,48 @@ CASES = [
         "protogym_classic_control.cartpole:CartPoleEnv",
         500,
         reset_options=[{"low": -0.2, "high": 0.2}, {"low": 0.01, "high": 0.01}, {"high": 0.0}],
+        policy=lambda obs: 1,
+    ),
+    Case(
+        "MountainCar-v0",
+        "protogym_classic_control.mountain_car:MountainCarEnv",
+        200,
+        reset_options=[
+            {"low": -0.55, "high": -0.45},
+            {"low": 0.45, "high": 0.45},
+            {"low": -1.2, "high": -1.1},
+        ],
+        policy=lambda obs: 2 if obs[1] >= 0 else 0,
+    ),
+    # Gymnasium steps this env in float32 arithmetic, protogym in float64.
+    Case(
+        "MountainCarContinuous-v0",
+        "protogym_classic_control.continuous_mountain_car:ContinuousMountainCarEnv",
+        999,
+        atol=5e-5,
+        reset_options=[
+            {"low": -0.55, "high": -0.45},
+            {"low": 0.44, "high": 0.44},
+            {"low": -1.2, "high": -1.1},
+        ],
+        policy=lambda obs: _push(1.0 if obs[1] >= 0 else -1.0),
+    ),
+    # Gymnasium squares the float32 torque with powf, which is not always correctly rounded.
+    Case(
+        "Pendulum-v1",
+        "protogym_classic_control.pendulum:PendulumEnv",
+        200,
+        atol=1e-9,
+        reset_options=[{"x_init": 0.0, "y_init": 0.0}, {"x_init": 0.1}, {"y_init": 5.0}],
+    ),
+    # Gymnasium's first observation takes cos/sin in float32: one float32 ulp may differ.
+    Case(
+        "Acrobot-v1",
+        "protogym_classic_control.acrobot:AcrobotEnv",
+        500,
+        atol=1e-7,
+        reset_options=[{"low": -0.5, "high": 0.5}, {"low": 3.0, "high": 3.0}, {"low": 0.0}],
+        policy=lambda obs: 2 if obs[5] > 0 else 0,
     ),
 ]
 
@@ -61,7 +110,7 @@ def test_cc_same_seed_same_initial_state(case: Case, seed: int) -> None:
     obs, info = ours.reset(seed=seed)
     ref_obs, ref_info = theirs.reset(seed=seed)
     assert obs.dtype == ref_obs.dtype == np.float32
-    np.testing.assert_array_equal(obs, ref_obs)
+    _assert_close(case, obs, ref_obs, "initial observation")
     np.testing.assert_array_equal(_state(ours), _state(theirs))
     assert info == ref_info
 
@@ -72,7 +121,7 @@ def test_cc_pinned_initial_states_through_reset_options(case: Case) -> None:
     for seed, options in enumerate(case.reset_options):
         obs, _ = ours.reset(seed=seed, options=options)
         ref_obs, _ = theirs.reset(seed=seed, options=options)
-        np.testing.assert_array_equal(obs, ref_obs, err_msg=str(options))
+        _assert_close(case, obs, ref_obs, f"initial observation under {options}")
         np.testing.assert_array_equal(_state(ours), _state(theirs), err_msg=str(options))
         for step in range(20):
             action = theirs.action_space.sample()
@@ -112,3 +161,23 @@ def test_cc_long_random_trajectories_match(case: Case, seed: int) -> None:
             ref_obs, _ = theirs.reset()
             _assert_close(case, obs, ref_obs, f"reset after {where}")
     assert episodes >= 1
+
+
+@pytest.mark.parametrize(
+    "case", [case for case in CASES if case.policy], ids=lambda case: case.env_id
+)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cc_a_feedback_policy_terminates_on_the_same_step(case: Case, seed: int) -> None:
+    assert case.policy is not None
+    ours, theirs = _make_pair(case)
+    obs, _ = ours.reset(seed=seed)
+    ref_obs, _ = theirs.reset(seed=seed)
+    for step in range(case.max_episode_steps):
+        obs, reward, terminated, _, _ = ours.step(case.policy(obs))
+        ref_obs, ref_reward, ref_terminated, _, _ = theirs.step(case.policy(ref_obs))
+        _assert_close(case, obs, ref_obs, f"obs at step {step}")
+        _assert_close(case, reward, ref_reward, f"reward at step {step}")
+        assert terminated == ref_terminated, f"step {step}"
+        if terminated:
+            break
+    assert terminated, "the policy should reach termination within the step limit"

@@ -31,3 +31,26 @@ def protogym_register_envs(registry: Registry) -> None:
         max_episode_steps=500,
         reward_threshold=475.0,
     )
+    registry.register(
+        id="MountainCar-v0",
+        entry_point=f"{_ENVS}.mountain_car:MountainCarEnv",
+        max_episode_steps=200,
+        reward_threshold=-110.0,
+    )
+    registry.register(
+        id="MountainCarContinuous-v0",
+        entry_point=f"{_ENVS}.continuous_mountain_car:ContinuousMountainCarEnv",
+        max_episode_steps=999,
+        reward_threshold=90.0,
+    )
+    registry.register(
+        id="Pendulum-v1",
+        entry_point=f"{_ENVS}.pendulum:PendulumEnv",
+        max_episode_steps=200,
+    )
+    registry.register(
+        id="Acrobot-v1",
+        entry_point=f"{_ENVS}.acrobot:AcrobotEnv",
+        max_episode_steps=500,
+        reward_threshold=-100.0,
+    )

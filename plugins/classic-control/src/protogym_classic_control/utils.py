@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 
@@ -81,7 +81,7 @@ def parse_reset_bounds(
 def discrete_action(owner: str, action: object, space: Discrete) -> int:
     """The index (from 0) of a `Discrete` action, or a `ValueError` naming action and space."""
     if space.contains(action):
-        return int(action) - int(space.start)  # type: ignore[call-overload]
+        return int(cast("SupportsIndex", action)) - int(space.start)
     first = int(space.start)
     raise ValueError(
         f"{owner}.step() got the invalid action {action!r} ({type(action).__name__}): it is "
