@@ -20,6 +20,8 @@ from typing import (
     runtime_checkable,
 )
 
+from protogym._structural import StructuralProtocolMeta
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -66,25 +68,8 @@ _ENV_MEMBERS = (
 )
 
 
-class _StructuralMeta(type(Protocol)):  # type: ignore[misc]
-    """Checks `isinstance` against the members a protocol declares as required.
-
-    `typing` would demand every name in the protocol body, including the defaults that only
-    explicit subclasses get; this metaclass checks the declared tuple `_required_members_`
-    instead, and answers explicit subclasses by their MRO without looking at members.
-    """
-
-    def __instancecheck__(cls, instance: object) -> bool:
-        required = cls.__dict__.get("_required_members_")
-        if required is None:
-            return bool(super().__instancecheck__(instance))
-        if cls in type(instance).__mro__:
-            return True
-        return all(hasattr(instance, name) for name in required)
-
-
 @runtime_checkable
-class Env(Protocol[_ObsT_co, _ActT], metaclass=_StructuralMeta):
+class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
     """An environment: `reset`, `step`, `render`, `close`, its two spaces and its metadata.
 
     Explicit subclasses declare the spaces and `render_mode` at class level
@@ -202,7 +187,7 @@ def _seed_env(env: object, seed: int | None) -> None:
 class Wrapper(
     Env[_WObsT, _WActT],
     Protocol[_WObsT, _WActT, _ObsT_co, _ActT],
-    metaclass=_StructuralMeta,
+    metaclass=StructuralProtocolMeta,
 ):
     """An env that wraps another one (`env`) and may change its spaces or its data.
 

@@ -138,7 +138,7 @@ def legacy_ids() -> Iterator[None]:
     protogym.register("compat/Walk-v0", entry_point=StructuralWalk, max_episode_steps=2)
     yield
     for env_id in [i for i in protogym.registry if i.startswith("compat/")]:
-        del protogym.registry._specs[env_id]
+        protogym.registry.unregister(env_id)
 
 
 @pytest.mark.usefixtures("legacy_ids")

@@ -32,7 +32,7 @@ def _test_ids() -> Iterator[None]:
         protogym.register("reg/Coin-v0", entry_point=SeededCoin)
     yield
     for env_id in [i for i in registry if i.startswith("reg/")]:
-        del registry._specs[env_id]
+        registry.unregister(env_id)
 
 
 def test_ids_parse_into_namespace_name_version() -> None:
@@ -104,7 +104,7 @@ def test_missing_version_lists_the_registered_ones() -> None:
 
 
 def test_removed_old_version_points_to_the_newest() -> None:
-    del protogym.registry._specs["reg/Walk-v0"]
+    protogym.registry.unregister("reg/Walk-v0")
     protogym.register("reg/Walk-v2", entry_point=WALK)
     with pytest.raises(DeprecatedEnv, match="use 'reg/Walk-v2'"):
         protogym.make("reg/Walk-v0")
@@ -305,3 +305,10 @@ def test_make_from_a_spec_object_needs_no_registration() -> None:
     env.reset()
     assert env.step(1)[3] is False and env.step(1)[3] is True
     assert np.array_equal(env.reset()[0], [0])
+
+
+def test_unregister_removes_and_says_when_missing() -> None:
+    spec = protogym.registry.unregister("reg/Coin-v0")
+    assert spec.id == "reg/Coin-v0" and "reg/Coin-v0" not in protogym.registry
+    with pytest.raises(UnregisteredEnv, match="no environment is registered as 'reg/Coin-v0'"):
+        protogym.registry.unregister("reg/Coin-v0")

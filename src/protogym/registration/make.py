@@ -129,12 +129,20 @@ def make(
     if disable_env_checker is None:
         disable_env_checker = spec.disable_env_checker
     requests = (*spec.additional_wrappers, *(_wrapper_spec(w) for w in wrappers or ()))
-    made_spec = spec.evolve(
-        kwargs=env_kwargs,
-        max_episode_steps=max_episode_steps,
-        disable_env_checker=disable_env_checker,
-        additional_wrappers=(),
-    )
+    if (
+        env_kwargs == spec.kwargs
+        and max_episode_steps == spec.max_episode_steps
+        and disable_env_checker == spec.disable_env_checker
+        and not spec.additional_wrappers
+    ):
+        made_spec = spec  # nothing to record: share the frozen spec instead of copying it
+    else:
+        made_spec = spec.evolve(
+            kwargs=env_kwargs,
+            max_episode_steps=max_episode_steps,
+            disable_env_checker=disable_env_checker,
+            additional_wrappers=(),
+        )
     # A structural env may have a read-only spec; the wrappers below still report it.
     with contextlib.suppress(AttributeError):
         env.spec = made_spec
@@ -158,7 +166,7 @@ def make(
         env, recorded = _apply(env, request)
         applied.append(recorded)
     made: Wrapper[Any, Any, Any, Any] = env
-    made.spec = made_spec.evolve(additional_wrappers=tuple(applied))
+    made.spec = made_spec.evolve(additional_wrappers=tuple(applied)) if applied else made_spec
     if not return_two_dones:
         from protogym.wrappers.step_compatibility import StepCompatibility
 

@@ -78,7 +78,7 @@ def discover_plugins(registry: Registry) -> None:
         plugin_name = f"{dist}:{entry_point.name}"
         try:
             manager.register(entry_point.load(), name=plugin_name)
-        except Exception as exc:  # noqa: BLE001 - any failure of a plugin is reported, not fatal
+        except Exception as exc:
             _warn_failed(entry_point.name, dist, "failed to load", exc)
             continue
         loaded.append((plugin_name, dist))
@@ -106,7 +106,7 @@ def _run_plugin(
             for hook in _HOOKS:
                 for impl in impls[hook]:
                     impl.function(registry=registry)
-    except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the others
+    except Exception as exc:
         _warn_failed(entry_name, dist, "raised while registering", exc)
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import difflib
 import warnings
-from types import MappingProxyType
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any
 
 from protogym.error import (
@@ -31,6 +31,7 @@ from protogym.registration.spec import (
     parse_env_id,
 )
 
+
 class Registry(Mapping[str, EnvSpec]):
     """Environment specs by id and wrapper specs by name, filled by code and by plugins."""
 
@@ -41,6 +42,7 @@ class Registry(Mapping[str, EnvSpec]):
         self._wrapper_callables: dict[str, Callable[..., Any]] = {}
         self._discover = discover
         self._current_plugin: str | None = None
+        self._newest: dict[tuple[str | None, str], int] | None = None
 
     # -- discovery ---------------------------------------------------------------------
 
@@ -59,7 +61,7 @@ class Registry(Mapping[str, EnvSpec]):
             yield
         except BaseException:
             for env_id in set(self._specs) - envs_before:
-                del self._specs[env_id]
+                self.unregister(env_id)
             for name in set(self._wrappers) - wrappers_before:
                 del self._wrappers[name]
                 self._wrapper_owners.pop(name, None)
@@ -157,7 +159,15 @@ class Registry(Mapping[str, EnvSpec]):
                 stacklevel=3,
             )
         self._specs[id] = spec
+        self._newest = None
         return spec
+
+    def unregister(self, env_id: str) -> EnvSpec:
+        """Remove `env_id` and return its spec (for tests, and for replacing a plugin's id)."""
+        if env_id not in self:
+            raise self._missing(env_id)
+        self._newest = None
+        return self._specs.pop(env_id)
 
     def register_wrapper(
         self,
@@ -211,19 +221,29 @@ class Registry(Mapping[str, EnvSpec]):
         An old version that is still registered warns and names the newest one.
         """
         spec = self.get(env_id)
-        if spec is not None:
-            namespace, name, version = parse_env_id(env_id)
-            if version is not None:
-                newest = self._latest_version(namespace, name)
-                if newest is not None and newest > version:
-                    warnings.warn(
-                        f"{env_id!r} is out of date; the newest version is "
-                        f"{env_id_of(namespace, name, newest)!r}",
-                        DeprecationWarning,
-                        stacklevel=3,
-                    )
-            return spec
-        raise self._missing(env_id)
+        if spec is None:
+            raise self._missing(env_id)
+        namespace, name, version = parse_env_id(env_id)
+        newest = self._newest_versions().get((namespace, name))
+        if version is not None and newest is not None and newest > version:
+            warnings.warn(
+                f"{env_id!r} is out of date; the newest version is "
+                f"{env_id_of(namespace, name, newest)!r}",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+        return spec
+
+    def _newest_versions(self) -> dict[tuple[str | None, str], int]:
+        """(namespace, name) -> highest registered version; rebuilt after a registration."""
+        if self._newest is None:
+            newest: dict[tuple[str | None, str], int] = {}
+            for known in self._specs:
+                namespace, name, version = parse_env_id(known)
+                if version is not None and version > newest.get((namespace, name), -1):
+                    newest[(namespace, name)] = version
+            self._newest = newest
+        return self._newest
 
     def _versions(self, namespace: str | None, name: str) -> list[int | None]:
         found = []
@@ -232,10 +252,6 @@ class Registry(Mapping[str, EnvSpec]):
             if ns == namespace and nm == name:
                 found.append(version)
         return found
-
-    def _latest_version(self, namespace: str | None, name: str) -> int | None:
-        versions = [v for v in self._versions(namespace, name) if v is not None]
-        return max(versions) if versions else None
 
     def _missing(self, env_id: str) -> RegistrationError:
         namespace, name, version = parse_env_id(env_id)
@@ -251,7 +267,7 @@ class Registry(Mapping[str, EnvSpec]):
             listed = ", ".join(
                 repr(env_id_of(namespace, name, v)) for v in sorted(versions, key=_version_key)
             )
-            latest = self._latest_version(namespace, name)
+            latest = self._newest_versions().get((namespace, name))
             if version is not None and latest is not None and version < latest:
                 return DeprecatedEnv(
                     f"{env_id!r} is no longer registered; use "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -17,8 +18,12 @@ STEP_APIS: tuple[StepApi, ...] = ("terminated_truncated", "done")
 ENV_ID_RE = re.compile(r"^(?:(?P<namespace>[\w:.-]+)/)?(?P<name>[\w:.-]+?)(?:-v(?P<version>\d+))?$")
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_env_id(env_id: str) -> tuple[str | None, str, int | None]:
-    """Split an id into `(namespace, name, version)`, raising on a malformed id."""
+    """Split an id into `(namespace, name, version)`, raising on a malformed id.
+
+    Cached: `make` parses the same few ids over and over.
+    """
     from protogym.error import RegistrationError
 
     if not isinstance(env_id, str):
@@ -182,9 +187,9 @@ class EnvSpec:
             if field.name == "id":
                 continue
             value = getattr(self, field.name)
-            if print_all or value != field.default and not (
+            if print_all or (value != field.default and not (
                 isinstance(field.default, attrs.Factory) and not value  # type: ignore[arg-type]
-            ):
+            )):
                 lines.append(f"{field.name}={value!r}")
         return "\n".join(lines)
 

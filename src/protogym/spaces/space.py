@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
+from protogym._structural import StructuralProtocolMeta
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -12,8 +14,22 @@ T_co = TypeVar("T_co", covariant=True)
 
 
 @runtime_checkable
-class Space(Protocol[T_co]):
+class Space(Protocol[T_co], metaclass=StructuralProtocolMeta):
     """A set of values with a seedable sampler; covariant in its element type."""
+
+    if not TYPE_CHECKING:
+        _required_members_ = (
+            "shape",
+            "dtype",
+            "np_random",
+            "is_np_flattenable",
+            "sample",
+            "contains",
+            "__contains__",
+            "seed",
+            "to_jsonable",
+            "from_jsonable",
+        )
 
     @property
     def shape(self) -> tuple[int, ...] | None: ...
