@@ -19,7 +19,7 @@ from mypy.modulefinder import FindModuleCache, ModuleNotFoundReason, compute_sea
 from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile
 from mypy.options import Options
 
-from protogym.mypy.known_ids import KnownEnv
+from protogym.mypy.known_ids import KnownEnv, split_entry_point
 
 ModuleStatus = Literal["typed", "untyped", "missing"]
 
@@ -89,12 +89,16 @@ def env_module_dependencies(
         literal = match.group(2)
         known = installed.get(literal)
         if known is not None:
-            module = known.module
+            modules = [
+                split_entry_point(known.entry_point)[0],
+                split_entry_point(known.vector_entry_point)[0],
+            ]
         else:
             entry = ENTRY_POINT_RE.match(literal)
-            module = entry.group("module") if entry is not None else None
-        if module is None or module in found or module == tree.fullname:
-            continue
-        if locator.status(module) == "typed":
-            found[module] = text.count("\n", 0, match.start()) + 1
+            modules = [entry.group("module") if entry is not None else None]
+        for module in modules:
+            if module is None or module in found or module == tree.fullname:
+                continue
+            if locator.status(module) == "typed":
+                found[module] = text.count("\n", 0, match.start()) + 1
     return [(PRI_LOW, module, line) for module, line in found.items()]

@@ -69,10 +69,20 @@ def lookup_attribute(
     return node
 
 
-def env_info_of(modules: dict[str, MypyFile]) -> TypeInfo | None:
-    core = modules.get("protogym.core")
-    symbol = core.names.get("Env") if core is not None else None
+def _class_in(modules: dict[str, MypyFile], module: str, name: str) -> TypeInfo | None:
+    tree = modules.get(module)
+    symbol = tree.names.get(name) if tree is not None else None
     return symbol.node if symbol is not None and isinstance(symbol.node, TypeInfo) else None
+
+
+def env_info_of(modules: dict[str, MypyFile]) -> TypeInfo | None:
+    """`protogym.Env`, if protogym is in the build."""
+    return _class_in(modules, "protogym.core", "Env")
+
+
+def vector_env_info_of(modules: dict[str, MypyFile]) -> TypeInfo | None:
+    """`protogym.vector.VectorEnv`, if the vector module is in the build."""
+    return _class_in(modules, "protogym.vector.vector_env", "VectorEnv")
 
 
 def instance_of(node: SymbolNode) -> Instance | None:

@@ -23,32 +23,30 @@ from typing import Any
 _ENTRY_POINT_SEP = ":"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class KnownEnv:
     """An env id and what the plugin needs to type `make(id)`.
 
     `entry_point` is ``"module:attribute"`` (an attribute path may be dotted), or None for an
     id whose entry point is not written literally (a vector-only env, or a lambda).
-    `origin` names where the id comes from, for messages: a plugin distribution, "code" for
-    an installed id registered in code, or ``path:line`` of a `register` call in the build.
+    `vector_entry_point` is the same for the id's native vector env. `origin` names where the
+    id comes from, for messages: a plugin distribution, "code" for an installed id registered
+    in code, or ``path:line`` of a `register` call in the build.
     """
 
     id: str
     entry_point: str | None
     api: str
     origin: str
+    vector_entry_point: str | None = None
 
-    @property
-    def module(self) -> str | None:
-        if self.entry_point is None or _ENTRY_POINT_SEP not in self.entry_point:
-            return None
-        return self.entry_point.split(_ENTRY_POINT_SEP, 1)[0]
 
-    @property
-    def attribute(self) -> str | None:
-        if self.entry_point is None or _ENTRY_POINT_SEP not in self.entry_point:
-            return None
-        return self.entry_point.split(_ENTRY_POINT_SEP, 1)[1]
+def split_entry_point(entry_point: str | None) -> tuple[str | None, str | None]:
+    """``"module:attribute"`` -> ``(module, attribute)``; `(None, None)` if not of that form."""
+    if entry_point is None or _ENTRY_POINT_SEP not in entry_point:
+        return None, None
+    module, attribute = entry_point.split(_ENTRY_POINT_SEP, 1)
+    return module, attribute
 
 
 def entry_point_text(entry_point: object) -> str | None:
@@ -86,6 +84,7 @@ def load_installed(
             entry_point=entry_point_text(spec.entry_point),
             api=str(spec.api),
             origin=spec.plugin or "code",
+            vector_entry_point=entry_point_text(spec.vector_entry_point),
         )
     return known, None
 
@@ -106,12 +105,10 @@ def registry_digest(known: dict[str, KnownEnv]) -> str:
     return digest.hexdigest()[:16]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SourceRegistration(KnownEnv):
     """A literal `register` call found in a checked file."""
 
-    path: str
-    line: int
     module_id: str
     class_ref: str | None
     """The dotted name of a class or callable passed directly as the entry point."""
@@ -145,6 +142,7 @@ def scan_registrations(path: str, module_id: str) -> list[SourceRegistration]:
         if not (isinstance(env_id, ast.Constant) and isinstance(env_id.value, str)):
             continue
         entry = args.get("entry_point")
+        vector_entry = args.get("vector_entry_point")
         api = args.get("api")
         entry_point: str | None = None
         class_ref: str | None = None
@@ -160,10 +158,11 @@ def scan_registrations(path: str, module_id: str) -> list[SourceRegistration]:
                 if isinstance(api, ast.Constant) and isinstance(api.value, str)
                 else "terminated_truncated",
                 origin=f"{os.path.relpath(path)}:{node.lineno}",
-                path=path,
-                line=node.lineno,
                 module_id=module_id,
                 class_ref=class_ref,
+                vector_entry_point=vector_entry.value
+                if isinstance(vector_entry, ast.Constant) and isinstance(vector_entry.value, str)
+                else None,
             )
         )
     return found

@@ -26,14 +26,21 @@ from mypy.types import (
     get_proper_type,
 )
 
+from protogym.mypy.batched import Batcher, Lookup
 from protogym.mypy.env_types import (
     EnvTypes,
     env_info_of,
     env_types,
     instance_of,
     lookup_attribute,
+    vector_env_info_of,
 )
-from protogym.mypy.known_ids import KnownEnv, SourceRegistration, scan_registrations
+from protogym.mypy.known_ids import (
+    KnownEnv,
+    SourceRegistration,
+    scan_registrations,
+    split_entry_point,
+)
 
 ENV_ID = ErrorCode("protogym-env-id", "An env id that the registry does not know", "protogym")
 
@@ -85,10 +92,12 @@ class MakeTyper:
         self,
         installed: Mapping[str, KnownEnv],
         modules: Callable[[], dict[str, MypyFile]],
+        lookup: Lookup,
         registry_error: str | None = None,
     ) -> None:
         self._installed = installed
         self._modules = modules
+        self._lookup = lookup
         self._registry_error = registry_error
         self._in_build: dict[str, SourceRegistration] | None = None
 
@@ -149,15 +158,28 @@ class MakeTyper:
     def types_of(self, env: KnownEnv) -> EnvTypes | None:
         """The env's ObsType and ActType, if its class is in mypy's build."""
         modules = self._modules()
+        module, attribute = split_entry_point(env.entry_point)
         node = None
-        if env.module is not None and env.attribute is not None:
-            node = lookup_attribute(modules, env.module, env.attribute)
+        if module is not None and attribute is not None:
+            node = lookup_attribute(modules, module, attribute)
         elif isinstance(env, SourceRegistration) and env.class_ref is not None:
             node = lookup_attribute(modules, env.module_id, env.class_ref)
         inst = instance_of(node) if node is not None else None
         if inst is None:
             return None
         return env_types(inst, env_info_of(modules), env.api)
+
+    def vector_types(self, env: KnownEnv) -> EnvTypes | None:
+        """The batched types of the id's native vector env, if its class is in the build."""
+        modules = self._modules()
+        module, attribute = split_entry_point(env.vector_entry_point)
+        if module is None or attribute is None:
+            return None
+        node = lookup_attribute(modules, module, attribute)
+        inst = instance_of(node) if node is not None else None
+        if inst is None:
+            return None
+        return env_types(inst, vector_env_info_of(modules), "terminated_truncated")
 
     # -- hooks -------------------------------------------------------------------------
 
@@ -185,27 +207,60 @@ class MakeTyper:
             return ctx.default_return_type
         return refine(ctx.default_return_type, types)
 
+    def make_vec(self, ctx: FunctionContext) -> Type:
+        """Sync/async: the single env's types, batched; native: the vector class's types."""
+        env_id = literal_str(ctx, 0)
+        env = self.known(env_id) if env_id is not None else None
+        if env is None or passes_value(ctx, "wrappers"):
+            return ctx.default_return_type
+        mode: str | None
+        if passes_value(ctx, "vectorization_mode"):
+            mode_index = formal_index(ctx, "vectorization_mode")
+            mode = literal_str(ctx, mode_index) if mode_index is not None else None
+        else:
+            mode = "vector_entry_point" if env.vector_entry_point else "sync"
+        types: EnvTypes | None
+        if mode == "vector_entry_point":
+            types = self.vector_types(env)
+        elif mode in ("sync", "async"):
+            single = self.types_of(env)
+            batcher = Batcher(ctx.api, self._lookup)
+            types = (
+                None
+                if single is None
+                else EnvTypes(batcher.batched(single.obs), batcher.batched(single.act))
+            )
+        else:
+            types = None
+        if types is None:
+            return ctx.default_return_type
+        return refine(ctx.default_return_type, types)
+
 
 
 def refine(typ: Type, types: EnvTypes) -> Type:
     """Fill the `Any` type arguments of `make`'s return type with the env's types.
 
     `Wrapper[WObs, WAct, Obs, Act]` becomes `Wrapper[O, A, O, A]`; a two-parameter env type
-    (`Env`, `LegacyEnv`) becomes `[O, A]`. Arguments that are not `Any` are left alone.
+    (`Env`, `LegacyEnv`) becomes `[O, A]`, and `VectorEnv[Obs, Act, Mode]` becomes
+    `[O, A, Mode]`. Arguments that are not `Any` are left alone.
     """
     proper = get_proper_type(typ)
     if isinstance(proper, UnionType):
         return UnionType([refine(item, types) for item in proper.items], proper.line)
     if not isinstance(proper, Instance):
         return typ
+    wanted: list[Type | None]
     if len(proper.args) == 4:
         wanted = [types.obs, types.act, types.obs, types.act]
     elif len(proper.args) == 2:
         wanted = [types.obs, types.act]
+    elif len(proper.args) == 3:
+        wanted = [types.obs, types.act, None]  # VectorEnv[Obs, Act, AutoresetMode]
     else:
         return typ
     args = [
-        new if isinstance(get_proper_type(old), AnyType) else old
+        new if new is not None and isinstance(get_proper_type(old), AnyType) else old
         for old, new in zip(proper.args, wanted, strict=True)
     ]
     return proper.copy_modified(args=args)

@@ -55,7 +55,9 @@ class ProtogymPlugin(Plugin):
         self._digest = f"{registry_digest(installed)}-{_plugin_digest()}"
         self._locator = ModuleLocator(self.options)
         self._installed = installed
-        self._make = MakeTyper(installed, self._build_modules, registry_error)
+        self._make = MakeTyper(
+            installed, self._build_modules, self.lookup_fully_qualified, registry_error
+        )
         self._register = RegisterChecker(self._locator, self._build_modules)
 
     def _build_modules(self) -> dict[str, MypyFile]:
@@ -70,6 +72,8 @@ class ProtogymPlugin(Plugin):
         name = _registration_name(fullname)
         if name == "make":
             return self._make.make
+        if name == "make_vec":
+            return self._make.make_vec
         if name == "register":
             return self._register.check
         return None
