@@ -3,13 +3,18 @@
 * `RenderCollection` turns a frame-per-call render mode into a `<mode>_list` mode.
 * `HumanRendering` gives an `rgb_array` env a pygame window (`render_mode="human"`).
 * `RecordVideo` writes mp4 files of chosen episodes or step ranges through imageio.
+* `AddWhiteNoise` and `ObstructView` corrupt rendered frames, for robustness experiments.
 
 pygame and imageio are optional dependencies, imported the first time they are needed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gc
+import logging
+import os
+import warnings
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from protogym.core import ActType, Env, ObsType, Wrapper
@@ -19,7 +24,16 @@ if TYPE_CHECKING:
     import pygame
     from numpy.typing import NDArray
 
-__all__ = ["HumanRendering", "RenderCollection"]
+__all__ = [
+    "AddWhiteNoise",
+    "HumanRendering",
+    "ObstructView",
+    "RecordVideo",
+    "RenderCollection",
+    "capped_cubic_video_schedule",
+]
+
+_logger = logging.getLogger(__name__)
 
 
 def _metadata_with_mode(metadata: Mapping[str, Any], mode: str) -> dict[str, Any]:
@@ -192,3 +206,299 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType]):
             self.window = None
             self.clock = None
         self.env.close()
+
+
+def capped_cubic_video_schedule(episode_id: int) -> bool:
+    """True for episodes 0, 1, 8, 27, ... (perfect cubes) below 1000, then every 1000th."""
+    if episode_id < 1000:
+        return bool(round(episode_id ** (1.0 / 3)) ** 3 == episode_id)
+    return episode_id % 1000 == 0
+
+
+def _import_imageio() -> Any:
+    try:
+        import imageio.v2 as imageio
+        import imageio_ffmpeg  # noqa: F401 - the FFMPEG format needs it
+    except ImportError as exc:
+        raise ImportError(
+            "RecordVideo writes mp4 files with imageio and imageio-ffmpeg, which are not "
+            "installed: pip install protogym[video]"
+        ) from exc
+    return imageio
+
+
+class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType]):
+    """Writes mp4 videos of the env's rendered frames to `video_folder`.
+
+    A recording starts at a reset when `episode_trigger(episode_id)` is true (files named
+    `{name_prefix}-episode-{id}.mp4`) or at a step when `step_trigger(step_id)` is true
+    (`{name_prefix}-step-{id}.mp4`); with neither, episodes 0, 1, 8, 27, ... are recorded.
+    With `video_length=0` a recording lasts until the episode ends (the next reset);
+    otherwise it holds exactly `video_length` frames and may span episodes. Frames are
+    streamed to the encoder as they come, so a long video does not sit in memory. `fps`
+    defaults to the env's `render_fps` (else 30).
+    """
+
+    def __init__(
+        self,
+        env: Env[ObsType, ActType],
+        video_folder: str,
+        episode_trigger: Callable[[int], bool] | None = None,
+        step_trigger: Callable[[int], bool] | None = None,
+        video_length: int = 0,
+        name_prefix: str = "rl-video",
+        fps: int | None = None,
+        disable_logger: bool = True,
+        gc_trigger: Callable[[int], bool] | None = None,
+    ) -> None:
+        super().__init__(env)
+        if env.render_mode in (None, "human", "ansi"):
+            raise ValueError(
+                f"RecordVideo needs an env that renders images (render_mode='rgb_array'), got "
+                f"render_mode={env.render_mode!r}"
+            )
+        if isinstance(video_length, bool) or not isinstance(video_length, int) or video_length < 0:
+            raise ValueError(
+                f"RecordVideo: video_length must be a non-negative int (0: whole episodes), "
+                f"got {video_length!r}"
+            )
+        if fps is not None and not fps > 0:
+            raise ValueError(f"RecordVideo: fps must be positive, got {fps}")
+        self._imageio = _import_imageio()
+        if episode_trigger is None and step_trigger is None:
+            episode_trigger = capped_cubic_video_schedule
+        self.episode_trigger = episode_trigger
+        self.step_trigger = step_trigger
+        self.disable_logger = disable_logger
+        self.gc_trigger = gc_trigger
+        self.video_folder = os.path.abspath(video_folder)
+        os.makedirs(self.video_folder, exist_ok=True)
+        self.frames_per_sec: int = fps if fps is not None else env.metadata.get("render_fps", 30)
+        self.name_prefix = name_prefix
+        self.video_length = video_length
+        self.recording = False
+        self.recorded_frames = 0
+        self.render_history: list[Any] = []
+        self.step_id = -1
+        self.episode_id = -1
+        self._video_name: str | None = None
+        self._writer: Any = None
+        self._frame_shape: tuple[int, ...] | None = None
+
+    @property
+    def video_path(self) -> str | None:
+        """The file the current recording goes to, or None when not recording."""
+        if self._video_name is None:
+            return None
+        return os.path.join(self.video_folder, f"{self._video_name}.mp4")
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        result = self.env.reset(seed=seed, options=options)
+        self.episode_id += 1
+        if self.recording and self.video_length == 0:
+            self.stop_recording()
+        if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
+            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+        if self.recording:
+            self._capture_frame()
+        return result
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        result = self.env.step(action)
+        self.step_id += 1
+        if self.step_trigger is not None and self.step_trigger(self.step_id):
+            self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
+        if self.recording:
+            self._capture_frame()
+        return result
+
+    def render(self) -> Any:
+        """The inner env's frame(s), plus any list frames this wrapper consumed meanwhile."""
+        frames = self.env.render()
+        if self.render_history:
+            history, self.render_history = self.render_history, []
+            return history + list(frames)
+        return frames
+
+    def _capture_frame(self) -> None:
+        import numpy as np
+
+        frame = self.env.render()
+        if isinstance(frame, list):
+            if not frame:
+                warnings.warn(
+                    "RecordVideo: the env's render() returned no frames (render() was called "
+                    "since the last step), so this step is missing from the video",
+                    stacklevel=3,
+                )
+                return
+            self.render_history += frame
+            frame = frame[-1]
+        if not isinstance(frame, np.ndarray):
+            self.stop_recording()
+            warnings.warn(
+                "RecordVideo stopped recording: the env's render() returned "
+                f"{type(frame).__name__}, not a numpy image",
+                stacklevel=3,
+            )
+            return
+        self._write(frame)
+        self.recorded_frames += 1
+        if self.video_length and self.recorded_frames >= self.video_length:
+            self.stop_recording()
+
+    def _write(self, frame: NDArray[Any]) -> None:
+        import numpy as np
+
+        if frame.dtype != np.uint8:
+            frame = np.clip(frame, 0, 255).astype(np.uint8)
+        # H.264 with yuv420p needs even sizes: pad by one edge row/column instead of
+        # letting the encoder rescale the image.
+        pad_h, pad_w = frame.shape[0] % 2, frame.shape[1] % 2
+        if pad_h or pad_w:
+            widths = ((0, pad_h), (0, pad_w)) + ((0, 0),) * (frame.ndim - 2)
+            frame = np.pad(frame, widths, mode="edge")
+        if self._writer is None:
+            self._frame_shape = frame.shape
+            self._writer = self._imageio.get_writer(
+                self.video_path, format="FFMPEG", mode="I", fps=self.frames_per_sec,
+                macro_block_size=1,
+            )
+        elif frame.shape != self._frame_shape:
+            raise ValueError(
+                f"RecordVideo: the frame size changed from {self._frame_shape} to "
+                f"{frame.shape} during one video"
+            )
+        self._writer.append_data(frame)
+
+    def start_recording(self, video_name: str) -> None:
+        """Start a new video (finishing the current one first)."""
+        if self.recording:
+            self.stop_recording()
+        self.recording = True
+        self._video_name = video_name
+
+    def stop_recording(self) -> None:
+        """Finish the current video and write its file (nothing is written without frames)."""
+        if not self.recording:
+            raise RuntimeError("RecordVideo.stop_recording() was called while not recording")
+        path = self.video_path
+        if self._writer is not None:
+            self._writer.close()
+            if not self.disable_logger:
+                _logger.info("RecordVideo saved %d frames to %s", self.recorded_frames, path)
+        elif not self.disable_logger:
+            _logger.warning("RecordVideo: no frames to save for %s", path)
+        self._writer = None
+        self._frame_shape = None
+        self.recorded_frames = 0
+        self.recording = False
+        self._video_name = None
+        if self.gc_trigger is not None and self.gc_trigger(self.episode_id):
+            gc.collect()
+
+    def close(self) -> None:
+        """Close the env and write the video being recorded, if any."""
+        self.env.close()
+        if self.recording:
+            self.stop_recording()
+
+    def __del__(self) -> None:
+        if getattr(self, "_writer", None) is not None:
+            warnings.warn(
+                "RecordVideo was garbage-collected mid-recording; call close() to finish the "
+                "last video",
+                ResourceWarning,
+                stacklevel=2,
+            )
+
+
+def _noise_like(rng: np.random.Generator, shape: tuple[int, ...], grayscale: bool) -> Any:
+    """Random uint8 pixels; grey noise sums luminance-weighted channels, as Gymnasium does."""
+    import numpy as np
+
+    if grayscale:
+        high = 255 * np.array([0.2989, 0.587, 0.114])
+        parts = rng.integers((0, 0, 0), high, size=shape, dtype=np.uint8)
+        return parts.sum(-1, keepdims=True).repeat(3, -1)
+    return rng.integers(0, 255, size=shape, dtype=np.uint8)
+
+
+class AddWhiteNoise(Wrapper[ObsType, ActType, ObsType, ActType]):
+    """Replaces each rendered pixel by random noise with `probability_of_noise_per_pixel`."""
+
+    def __init__(
+        self,
+        env: Env[ObsType, ActType],
+        probability_of_noise_per_pixel: float,
+        is_noise_grayscale: bool = False,
+    ) -> None:
+        if not 0 <= probability_of_noise_per_pixel < 1:
+            raise ValueError(
+                "AddWhiteNoise: probability_of_noise_per_pixel must be in [0, 1), got "
+                f"{probability_of_noise_per_pixel}"
+            )
+        super().__init__(env)
+        self.probability_of_noise_per_pixel = probability_of_noise_per_pixel
+        self.is_noise_grayscale = is_noise_grayscale
+
+    def render(self) -> Any:
+        import numpy as np
+
+        frame = self.env.render()
+        rng = self.np_random
+        noise = _noise_like(rng, frame.shape, self.is_noise_grayscale)
+        mask = rng.random(frame.shape[:2]) < self.probability_of_noise_per_pixel
+        return np.where(mask[..., None], noise, frame)
+
+
+class ObstructView(Wrapper[ObsType, ActType, ObsType, ActType]):
+    """Covers random square patches (`obstruction_width` wide) of each frame with noise.
+
+    About `obstructed_pixels_ratio` of the pixels are covered (patches may overlap).
+    """
+
+    def __init__(
+        self,
+        env: Env[ObsType, ActType],
+        obstructed_pixels_ratio: float,
+        obstruction_width: int,
+        is_noise_grayscale: bool = False,
+    ) -> None:
+        if not 0 <= obstructed_pixels_ratio < 1:
+            raise ValueError(
+                "ObstructView: obstructed_pixels_ratio must be in [0, 1), got "
+                f"{obstructed_pixels_ratio}"
+            )
+        if isinstance(obstruction_width, bool) or not isinstance(obstruction_width, int):
+            raise ValueError(
+                f"ObstructView: obstruction_width must be an int, got {obstruction_width!r}"
+            )
+        if obstruction_width < 1:
+            raise ValueError(
+                f"ObstructView: obstruction_width must be at least 1, got {obstruction_width}"
+            )
+        super().__init__(env)
+        self.obstruction_centers_ratio = obstructed_pixels_ratio / obstruction_width**2
+        self.obstruction_width = obstruction_width
+        self.is_noise_grayscale = is_noise_grayscale
+
+    def render(self) -> Any:
+        import numpy as np
+
+        frame = self.env.render()
+        rows, cols = frame.shape[0], frame.shape[1]
+        rng = self.np_random
+        count = int(rows * cols * self.obstruction_centers_ratio)
+        centre_rows, centre_cols = np.unravel_index(rng.integers(0, rows * cols, count),
+                                                    (rows, cols))
+        mask = np.zeros((rows, cols), dtype=bool)
+        before = self.obstruction_width // 2
+        after = self.obstruction_width - before
+        for r, c in zip(centre_rows.tolist(), centre_cols.tolist(), strict=True):
+            top, left = max(r - before, 0), max(c - before, 0)
+            mask[top : min(r + after, rows), left : min(c + after, cols)] = True
+        noise = _noise_like(rng, frame.shape, self.is_noise_grayscale)
+        return np.where(mask[..., None], noise, frame)
