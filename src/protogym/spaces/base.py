@@ -68,6 +68,9 @@ class SpaceBase(Space[T_co]):
         """The space's generator; seeded from OS entropy the first time if never seeded."""
         if self._np_random is None:
             self.seed()
+            # Composite spaces seed their children on `seed()`, not themselves.
+            if self._np_random is None:
+                SpaceBase.seed(self)
         assert self._np_random is not None
         return self._np_random
 

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from protogym.spaces.base import SeedLike, SpaceBase, check_subspaces, draw_subseeds
-from protogym.spaces.dict import Dict
 from protogym.spaces.space import Space
 
 __all__ = ["OneOf"]
@@ -84,21 +83,20 @@ class OneOf(SpaceBase[builtins.tuple[np.int64, Any]]):
         return bool(0 <= index < len(self.spaces)) and self.spaces[int(index)].contains(x[1])
 
     def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any]:
-        """``[index, value]`` pairs; a `Dict` child keeps its own dict-of-lists form."""
-        out: list[Any] = []
-        for index, value in sample_n:
-            space = self.spaces[int(index)]
-            jsonable = space.to_jsonable([value])
-            out.append([int(index), jsonable if isinstance(space, Dict) else jsonable[0]])  # type: ignore[index]
-        return out
+        """``[index, JSON of a one-sample batch of spaces[index]]`` per sample.
+
+        Keeping the sub-space's batch form (rather than unwrapping it) round-trips every
+        sub-space, including `Tuple` and `Dict`, whose batch JSON is per column.
+        """
+        return [
+            [int(index), self.spaces[int(index)].to_jsonable([value])] for index, value in sample_n
+        ]
 
     def from_jsonable(self, sample_n: list[Any]) -> list[builtins.tuple[np.int64, Any]]:
-        out: list[builtins.tuple[np.int64, Any]] = []
-        for index, value in sample_n:
-            space = self.spaces[int(index)]
-            batch = value if isinstance(space, Dict) else [value]
-            out.append((np.int64(index), space.from_jsonable(batch)[0]))
-        return out
+        return [
+            (np.int64(index), self.spaces[int(index)].from_jsonable(batch)[0])
+            for index, batch in sample_n
+        ]
 
     def __getitem__(self, index: int) -> Space[Any]:
         return self.spaces[index]

@@ -137,6 +137,8 @@ def _flatdim_text(space: Text) -> int:
 
 @flatdim.register(OneOf)
 def _flatdim_oneof(space: OneOf) -> int:
+    if not space.is_np_flattenable:
+        raise _not_flattenable(space)
     return 1 + max(flatdim(sub) for sub in space.spaces)
 
 
@@ -236,14 +238,28 @@ def _flatten_sequence(space: Sequence, x: Any) -> Any:
 
 
 @flatten.register(OneOf)
-def _flatten_oneof(space: OneOf, x: tuple[Any, Any]) -> NDArray[Any]:
+def _flatten_oneof(space: OneOf, x: tuple[Any, Any]) -> NDArray[Any] | tuple[np.int64, Any]:
     index, value = x
-    flat = np.asarray(flatten(space.spaces[int(index)], value))
+    sub = space.spaces[int(index)]
+    if not space.is_np_flattenable:
+        return np.int64(index), flatten(sub, value)
+    flat = np.asarray(flatten(sub, value))
     width = flatdim(space) - 1
     if flat.size < width:
-        flat = np.concatenate([flat, np.full(width - flat.size, flat[0], dtype=flat.dtype)])
+        # Pad with the sample's own first value (as Gymnasium does), or with the flat
+        # space's lower bound when the sample is empty.
+        fill = flat[0] if flat.size else _oneof_value_bounds(space)[0]
+        flat = np.concatenate([flat, np.full(width - flat.size, fill, dtype=flat.dtype)])
     dtype = _flat_dtype(space)
     return np.concatenate([np.array([index], dtype=dtype), flat.astype(dtype, copy=False)])
+
+
+def _oneof_value_bounds(space: OneOf) -> tuple[Any, Any]:
+    """The lowest low and highest high over the sub-spaces' flat boxes (0, 0 if all empty)."""
+    flats = [_flatten_space_feature(sub) for sub in space.spaces]
+    lows = [flat.low.min() for flat in flats if flat.low.size]
+    highs = [flat.high.max() for flat in flats if flat.high.size]
+    return (min(lows), max(highs)) if lows else (0, 0)
 
 
 # --- unflatten ---------------------------------------------------------------------------
@@ -348,6 +364,9 @@ def _unflatten_sequence(space: Sequence, x: Any) -> Any:
 
 @unflatten.register(OneOf)
 def _unflatten_oneof(space: OneOf, x: Any) -> tuple[np.int64, Any]:
+    if not space.is_np_flattenable:
+        index, flat = x
+        return np.int64(index), unflatten(space.spaces[int(index)], flat)
     arr = np.asarray(x)
     index = np.int64(arr[0])
     sub = space.spaces[int(index)]
@@ -439,11 +458,11 @@ def _flatten_space_sequence(space: Sequence) -> Sequence:
 
 
 @flatten_space.register(OneOf)
-def _flatten_space_oneof(space: OneOf) -> Box:
+def _flatten_space_oneof(space: OneOf) -> Box | OneOf:
+    if not space.is_np_flattenable:
+        return OneOf([flatten_space(sub) for sub in space.spaces])
     width = flatdim(space)
-    flats = [_flatten_space_feature(sub) for sub in space.spaces]
-    low = min(flat.low.min() for flat in flats)
-    high = max(flat.high.max() for flat in flats)
+    low, high = _oneof_value_bounds(space)
     lows = np.concatenate([[0], np.full(width - 1, low)])
     highs = np.concatenate([[len(space.spaces) - 1], np.full(width - 1, high)])
     return Box(lows, highs, (width,), dtype=_flat_dtype(space))

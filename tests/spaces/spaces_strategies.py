@@ -1,0 +1,121 @@
+"""Hypothesis strategies that build random spaces of every kind, and a deep sample equality."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from protogym.spaces import (
+    Box,
+    Dict,
+    Discrete,
+    Graph,
+    GraphInstance,
+    MultiBinary,
+    MultiDiscrete,
+    OneOf,
+    Sequence,
+    SpaceBase,
+    Text,
+    Tuple,
+)
+
+SHAPES = st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple)
+
+
+@st.composite
+def boxes(draw: st.DrawFn) -> Box:
+    shape = draw(SHAPES)
+    if draw(st.booleans()):
+        dtype: Any = draw(st.sampled_from([np.float32, np.float64]))
+        a = draw(st.floats(-1e3, 1e3))
+        b = draw(st.floats(-1e3, 1e3))
+        low = draw(st.sampled_from([min(a, b), -np.inf]))
+        high = draw(st.sampled_from([max(a, b), np.inf]))
+        return Box(low, high, shape, dtype)
+    dtype = draw(st.sampled_from([np.int8, np.int32, np.int64, np.uint8]))
+    info = np.iinfo(dtype)
+    a = draw(st.integers(int(info.min), int(info.max)))
+    b = draw(st.integers(int(info.min), int(info.max)))
+    return Box(min(a, b), max(a, b), shape, dtype)
+
+
+discretes = st.builds(Discrete, st.integers(1, 50), start=st.integers(-20, 20))
+multi_binaries = st.builds(MultiBinary, st.one_of(st.integers(1, 5), SHAPES))
+
+
+@st.composite
+def multi_discretes(draw: st.DrawFn) -> MultiDiscrete:
+    shape = draw(SHAPES)
+    size = int(np.prod(shape))
+    nvec = np.array(draw(st.lists(st.integers(1, 9), min_size=size, max_size=size)))
+    start = np.array(draw(st.lists(st.integers(-5, 5), min_size=size, max_size=size)))
+    dtype = draw(st.sampled_from([np.int64, np.int32, np.int16]))
+    return MultiDiscrete(nvec.reshape(shape), dtype=dtype, start=start.reshape(shape))
+
+
+@st.composite
+def texts(draw: st.DrawFn) -> Text:
+    low = draw(st.integers(0, 4))
+    high = draw(st.integers(low, 8))
+    charset = draw(st.text(string.ascii_letters + string.digits + " -_", min_size=1, max_size=12))
+    return Text(high, min_length=low, charset=charset)
+
+
+leaves = st.one_of(boxes(), discretes, multi_binaries, multi_discretes(), texts())
+features = st.one_of(boxes(), discretes)
+
+
+@st.composite
+def graphs(draw: st.DrawFn) -> Graph:
+    return Graph(draw(features), draw(st.one_of(st.none(), features)))
+
+
+def _composites(children: st.SearchStrategy[SpaceBase[Any]]) -> st.SearchStrategy[SpaceBase[Any]]:
+    names = st.text(string.ascii_lowercase, min_size=1, max_size=4)
+    return st.one_of(
+        st.lists(children, min_size=1, max_size=3).map(Tuple),
+        st.dictionaries(names, children, min_size=1, max_size=3).map(Dict),
+        st.lists(children, min_size=1, max_size=3).map(OneOf),
+    )
+
+
+def _sequences() -> st.SearchStrategy[SpaceBase[Any]]:
+    return st.one_of(
+        st.builds(Sequence, leaves, stack=st.just(False)),
+        st.builds(Sequence, st.one_of(boxes(), discretes, multi_discretes()), stack=st.just(True)),
+    )
+
+
+flattenable_spaces: st.SearchStrategy[SpaceBase[Any]] = st.recursive(
+    leaves, _composites, max_leaves=5
+)
+"""Spaces whose elements flatten to one array."""
+
+any_spaces: st.SearchStrategy[SpaceBase[Any]] = st.recursive(
+    st.one_of(leaves, graphs(), _sequences()), _composites, max_leaves=5
+)
+"""Every kind of space, nested up to a few levels."""
+
+
+def same(a: Any, b: Any) -> bool:
+    """Deep equality of samples: arrays by dtype and value, containers item by item."""
+    if isinstance(a, GraphInstance):
+        return isinstance(b, GraphInstance) and same(tuple(a), tuple(b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, tuple):
+        return (
+            isinstance(b, tuple)
+            and len(a) == len(b)
+            and all(same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    if isinstance(a, str):
+        return isinstance(b, str) and a == b
+    if a is None:
+        return b is None
+    x, y = np.asarray(a), np.asarray(b)
+    return x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=True)
