@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, SupportsFloat
 
 import numpy as np
 import pytest
@@ -22,7 +22,14 @@ from protogym.checker import (
     check_env,
 )
 from protogym.utils.env_checker import check_env as seeds_check_env
-from tests.checker.checker_testenvs import FAULTS, FLAVOURS, LyingBox, NoStep, register_corridors
+from tests.checker.checker_testenvs import (
+    FAULTS,
+    FLAVOURS,
+    LyingBox,
+    NoStep,
+    StructuralCorridor,
+    register_corridors,
+)
 
 RENDER_FAULTS = {"PG140", "PG141", "PG142", "PG240", "PG241", "PG242", "PG250"}
 # Rules the made env's PassiveEnvChecker reports while make() builds it (space rules).
@@ -245,3 +252,58 @@ def test_checker_every_rule_is_documented() -> None:
     for rule in RULES.values():
         assert f"`{rule.id}`" in docs, rule.id
         assert rule.name in docs, rule.name
+
+
+class _StartFromLastPosition(StructuralCorridor):
+    """Seeds its generator, but starts where the last episode stopped: state leaks."""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        last = self._position
+        obs, info = super().reset(seed=seed, options=options)
+        self._position += last
+        return self._obs(), info
+
+
+class _SharedInfo(StructuralCorridor):
+    """Returns one info dict object from every call."""
+
+    _info: dict[str, Any] = {}  # noqa: RUF012 - shared on purpose
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        return super().reset(seed=seed, options=options)[0], self._info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, _ = super().step(action)
+        return obs, reward, terminated, truncated, self._info
+
+
+def test_checker_seeded_reset_must_not_depend_on_the_previous_episode() -> None:
+    with pytest.raises(ContractError) as info:
+        check_env(_StartFromLastPosition())
+    first = info.value.report.errors[0]
+    assert first.id == "PG130"
+    assert first.message.startswith(
+        "The observation of reset(seed=123) differed after steps and other resets:"
+    )
+
+
+def test_checker_shared_info_dict_is_reported() -> None:
+    with pytest.raises(ContractError) as info:
+        check_env(_SharedInfo())
+    assert info.value.report.ids == ["PG133"]
+    assert info.value.report.errors[0].message == (
+        "The infos returned by reset() (call 1) and step() (call 2) share an object."
+    )
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "FrozenLake-v1", "Acrobot-v1"])
+def test_checker_gymnasium_envs_are_checked_structurally(env_id: str) -> None:
+    gym = pytest.importorskip("gymnasium")
+    env = gym.make(env_id, render_mode="rgb_array")
+    report = check_env(env, skip_render_check=False)
+    assert report.ok
+    assert report.warnings == []

@@ -58,3 +58,26 @@ def test_checker_vector_messages_name_the_sub_env_and_values() -> None:
         "observation_space has shape (2,) and dtype float32; batching "
         "single_observation_space over 3 envs gives shape (3, 2) and dtype float32."
     )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_checker_vector_protogym_sync_vector_env_is_silent(mode: str) -> None:
+    from protogym.vector import SyncVectorEnv
+    from tests.checker.checker_testenvs import StructuralCorridor
+
+    envs = SyncVectorEnv([StructuralCorridor for _ in range(3)], autoreset_mode=mode)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_vector_env(envs).results == []
+
+
+@pytest.mark.parametrize("mode", ["SameStep", "NextStep", "Disabled"])
+def test_checker_vector_gymnasium_vector_env_is_silent(mode: str) -> None:
+    gym = pytest.importorskip("gymnasium")
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    envs = SyncVectorEnv([lambda: gym.make("CartPole-v1") for _ in range(2)],
+                         autoreset_mode=AutoresetMode(mode))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_vector_env(envs).results == []

@@ -33,6 +33,7 @@ _MEMBERS = (
 _SEED = 123
 _MAX_STEPS = 200
 _FINAL_OBS_KEYS = ("final_observation", "final_obs")
+_MODES = {"nextstep": "next_step", "samestep": "same_step", "disabled": "disabled"}
 
 
 class _StopChecksError(Exception):
@@ -130,7 +131,9 @@ def _autoreset_mode(envs: Any, f: Findings) -> str | None:
         declared = getattr(envs, "autoreset_mode", None)
     if declared is None:
         return None
-    return str(getattr(declared, "value", declared))
+    # protogym spells the values "next_step", Gymnasium's enum "NextStep": accept both.
+    letters = "".join(c for c in str(getattr(declared, "value", declared)).lower() if c.isalpha())
+    return _MODES.get(letters, letters)
 
 
 def _reset(envs: Any, f: Findings, what: str, **kwargs: Any) -> Any:
