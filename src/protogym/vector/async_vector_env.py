@@ -415,7 +415,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._truncations = trunc_shared.view()
 
         workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
-        bounds = np.linspace(0, self.num_envs, workers + 1).round().astype(int).tolist()
+        bounds = [worker * self.num_envs // workers for worker in range(workers + 1)]
         self._blocks: list[tuple[int, int]] = list(zip(bounds[:-1], bounds[1:], strict=True))  # noqa: RUF007
         self.num_workers = workers
         shared = (obs_shared, act_shared, rew_shared, term_shared, trunc_shared)
@@ -477,9 +477,11 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         if mask is not None:
             assert options is not None
             options = {k: v for k, v in options.items() if k != "reset_mask"}
-        for conn, (first, last) in zip(self._conns, self._blocks, strict=True):
-            sub_mask = None if mask is None else mask[first:last].tolist()
-            conn.send_bytes(pickle.dumps(("reset", (seeds[first:last], options, sub_mask))))
+        self._send("reset", [
+            pickle.dumps(("reset", (seeds[first:last], options,
+                                    None if mask is None else mask[first:last].tolist())))
+            for first, last in self._blocks
+        ])
         replies = self._raise_errors(self._gather("reset"))
         infos: dict[str, Any] = {}
         obs_by_index: dict[int, Any] = {}
@@ -507,16 +509,16 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                     f"step() needs actions of shape {self._actions.shape} ({self.num_envs} "
                     f"sub-envs), got {actions!r}: {exc}"
                 ) from None
-            for conn in self._conns:
-                conn.send_bytes(_STEP)
+            self._send("step", [_STEP] * self.num_workers)
         else:
             items = list(iterate(self.action_space, actions))
             if len(items) != self.num_envs:
                 raise ValueError(
                     f"step() needs one action per sub-env ({self.num_envs}), got {len(items)}"
                 )
-            for conn, (first, last) in zip(self._conns, self._blocks, strict=True):
-                conn.send_bytes(pickle.dumps(("step", items[first:last])))
+            self._send("step", [
+                pickle.dumps(("step", items[first:last])) for first, last in self._blocks
+            ])
         self._state = AsyncState.WAITING_STEP
 
     def step_wait(self, timeout: float | None = None) -> VectorStepResult[ObsT_co]:
@@ -566,8 +568,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         """Set attribute `name` on every sub-env: a list/tuple gives one value each."""
         self._check_ready("set_attr")
         per_env = values_per_env(values, self.num_envs)
-        for conn, (first, last) in zip(self._conns, self._blocks, strict=True):
-            conn.send_bytes(pickle.dumps(("set_attr", (name, per_env[first:last]))))
+        self._send("set_attr", [
+            pickle.dumps(("set_attr", (name, per_env[first:last]))) for first, last in self._blocks
+        ])
         self._raise_errors(self._gather("set_attr"))
 
     def close(self) -> None:
@@ -584,13 +587,30 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     def _broadcast(self, command: str, data: Any) -> tuple[Any, ...]:
         self._check_ready(command)
-        message = pickle.dumps((command, data))
-        for conn in self._conns:
-            conn.send_bytes(message)
+        self._send(command, [pickle.dumps((command, data))] * self.num_workers)
         results: list[Any] = []
         for reply in self._raise_errors(self._gather(command)):
             results.extend(reply)
         return tuple(results)
+
+    def _send(self, what: str, messages: list[bytes]) -> None:
+        """One message to each worker; a worker whose pipe is broken has died."""
+        for worker, (conn, message) in enumerate(zip(self._conns, messages, strict=True)):
+            try:
+                conn.send_bytes(message)
+            except OSError:
+                self._processes[worker].join(1.0)
+                raise self._died(worker, what) from None
+
+    def _died(self, worker: int, what: str) -> WorkerDiedError:
+        """Close the env after worker `worker` died, and say which sub-envs went with it."""
+        first, last = self._blocks[worker]
+        process = self._processes[worker]
+        self._shutdown(terminate=True)
+        return WorkerDiedError(
+            f"the worker of sub-envs {first}..{last - 1} (pid {process.pid}) died with exit "
+            f"code {process.exitcode} during {what}; the AsyncVectorEnv is closed"
+        )
 
     def _gather(self, what: str, timeout: float | None = None) -> list[bytes]:
         """One reply from every worker; a dead worker or a timeout closes the env and raises."""
@@ -598,14 +618,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         try:
             replies = self._waiter.gather(timeout)
         except _Dead as dead:
-            worker = dead.args[0]
-            first, last = self._blocks[worker]
-            process = self._processes[worker]
-            self._shutdown(terminate=True)
-            raise WorkerDiedError(
-                f"the worker of sub-envs {first}..{last - 1} (pid {process.pid}) died with exit "
-                f"code {process.exitcode} during {what}; the AsyncVectorEnv is closed"
-            ) from None
+            raise self._died(dead.args[0], what) from None
         except TimeoutError:
             self._shutdown(terminate=True)
             raise TimeoutError(
@@ -642,7 +655,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     def _collect_obs(self, obs_by_index: dict[int, Any]) -> None:
         """Fold pickled observations (spaces not in shared memory) into the batch."""
-        rows = list(iterate(self.single_observation_space, self._observations))
+        rows = list(iterate(self.observation_space, self._observations))
         for index, obs in obs_by_index.items():
             rows[index] = obs
         self._observations = concatenate(self.single_observation_space, rows,

@@ -160,7 +160,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         infos: dict[str, Any] = {}
         obs_list: list[Any] = []
         if mask is not None and not self._array_obs:
-            obs_list = list(iterate(self.single_observation_space, self._observations))
+            obs_list = list(iterate(self.observation_space, self._observations))
         for index, env in enumerate(self.envs):
             if mask is not None and not mask[index]:
                 continue

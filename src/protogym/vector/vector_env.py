@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeVar
 
-from protogym.core import _StructuralMeta
+from protogym._structural import StructuralProtocolMeta
 
 if TYPE_CHECKING:
     from protogym.registration.spec import EnvSpec
@@ -114,7 +114,7 @@ def seeds_for(seed: int | Sequence[int | None] | None, num_envs: int) -> list[in
 
 
 @runtime_checkable
-class VectorEnv(Protocol[ObsT_co, ActT, ModeT_co], metaclass=_StructuralMeta):
+class VectorEnv(Protocol[ObsT_co, ActT, ModeT_co], metaclass=StructuralProtocolMeta):
     """`num_envs` environments stepped together, with batched spaces and autoreset.
 
     Structural like `protogym.Env`: any class with these members is a vector env. The type

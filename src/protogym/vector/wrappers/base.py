@@ -13,7 +13,7 @@ from typing import Any, Generic
 import numpy as np
 from typing_extensions import TypeVar
 
-from protogym.spaces import concatenate, create_empty_array, iterate
+from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
 from protogym.vector.vector_env import (
     AutoresetMode,
@@ -172,8 +172,8 @@ class VectorObservationWrapper(VectorWrapper[WObsT, ActT, ObsT, ActT]):
                 [infos["final_observation"][index]],
                 create_empty_array(inner_space, 1),
             )
-            finals[index] = next(iter(iterate(self.single_observation_space,
-                                              self.observations(batch))))
+            one = batch_space(self.single_observation_space, 1)
+            finals[index] = next(iter(iterate(one, self.observations(batch))))
         return {**infos, "final_observation": finals}
 
 

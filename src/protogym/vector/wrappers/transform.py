@@ -180,7 +180,7 @@ class FlattenObservation(VectorObservationWrapper[NDArray[Any], ActT, Any]):
             flat: NDArray[Any] = np.reshape(observations, (self.num_envs, -1))
             return flat
         rows = [flatten(self._inner_single, row)
-                for row in iterate(self._inner_single, observations)]
+                for row in iterate(self.env.observation_space, observations)]
         return np.stack(rows)
 
     def _transform_finals(self, infos: dict[str, Any]) -> dict[str, Any]:

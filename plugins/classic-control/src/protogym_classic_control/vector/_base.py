@@ -52,7 +52,6 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
     buffered_resets: ClassVar[int] = 64
     """Resets' worth of uniforms drawn ahead per sub-env (memory vs. generator calls)."""
 
-
     single_observation_space: Box
     single_action_space: Space[Any]
     observation_space: Space[NDArray[np.float32]]
@@ -113,8 +112,9 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
 
     # -- hooks -------------------------------------------------------------------------
 
-    def _reset_rows(self, rows: IntArray, uniforms: NDArray[np.float64],
-                    options: dict[str, Any] | None) -> None:
+    def _reset_rows(
+        self, rows: IntArray, uniforms: NDArray[np.float64], options: dict[str, Any] | None
+    ) -> None:
         """Set the state of sub-envs `rows` from their standard uniforms (one row each)."""
         raise NotImplementedError
 
@@ -123,7 +123,11 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         raise NotImplementedError
 
     def _observe(self, rows: IntArray | None) -> NDArray[np.float32]:
-        """A fresh observation batch of sub-envs `rows` (every sub-env for None)."""
+        """A fresh observation batch of sub-envs `rows` (every sub-env for None).
+
+        It may be Fortran-ordered (a transposed cast of a (vars, num_envs) state), which is
+        the cheapest layout to produce and indexes like any (num_envs, dim) array.
+        """
         raise NotImplementedError
 
     def _single_env(self, render_mode: str) -> Env[Any, Any]:
@@ -176,29 +180,29 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             raise reset_needed(type(self).__name__)
         rewards, terminated = self._physics(actions)
         steps = self._steps
-        steps += 1
-        if self.max_episode_steps is None:
-            truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        else:
-            truncated = steps >= self.max_episode_steps
+        np.add(steps, 1, steps)
+        limit = self.max_episode_steps
+        truncated = (
+            np.zeros(self.num_envs, dtype=np.bool_) if limit is None else steps >= limit
+        )
         mode = self._autoreset_mode
         infos: dict[str, Any] = {}
         if mode is _NEXT_STEP:
             pending = self._pending
-            if pending.any():
-                rows = np.flatnonzero(pending)
+            rows = pending.nonzero()[0]
+            if len(rows):
                 self._reset_rows(rows, self._draw(rows), None)
                 steps[rows] = 0
                 rewards[rows] = 0.0
                 terminated[rows] = False
                 truncated[rows] = False
-            np.logical_or(terminated, truncated, out=pending)
+            np.logical_or(terminated, truncated, pending)
             observations = self._observe(None)
         elif mode is _SAME_STEP:
             done = terminated | truncated
             observations = self._observe(None)
-            if done.any():
-                rows = np.flatnonzero(done)
+            rows = done.nonzero()[0]
+            if len(rows):
                 finals = observations[rows]
                 self._reset_rows(rows, self._draw(rows), None)
                 steps[rows] = 0
@@ -249,13 +253,13 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         cursor = self._cursor
         at = cursor[rows]
         blocks = self.buffered_resets
-        if (at >= blocks).any():
+        if at.max() >= blocks:
             uniforms = self._uniforms
             generators = self._generators
-            shape = (blocks, self.draws_per_reset)
-            for row in rows[at >= blocks].tolist():
-                uniforms[row] = generators[row].random(shape)
-            at[at >= blocks] = 0
+            used_up = at >= blocks
+            for row in rows[used_up].tolist():
+                generators[row].random(out=uniforms[row])
+            at[used_up] = 0
         cursor[rows] = at + 1
         return self._uniforms[rows, at]
 

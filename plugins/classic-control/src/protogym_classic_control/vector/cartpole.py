@@ -68,14 +68,18 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._temps = np.empty((5, num_envs), dtype=np.float64)
         self._abs = np.empty((2, num_envs), dtype=np.float64)
         self._flags = np.empty((2, num_envs), dtype=np.bool_)
+        self._thresholds = np.empty((2, 1), dtype=np.float64)
 
     def _reset_rows(self, rows: IntArray, uniforms: NDArray[np.float64],
                     options: dict[str, Any] | None) -> None:
         low, high = parse_reset_bounds("CartPoleVectorEnv", options, -0.05, 0.05)
         self.state[:, rows] = (low + (high - low) * uniforms).T
-        self._beyond[rows] = False
+        if self._autoreset_mode is AutoresetMode.DISABLED:
+            self._beyond[rows] = False
 
     def _physics(self, actions: Any) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        # Every operation below is the single env's, in its order, so results are bitwise
+        # equal; positional `out` arguments and locals keep the per-call overhead low.
         action = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         num_envs = self.num_envs
         if action.shape != (num_envs,) or action.dtype.kind not in "iu":
@@ -83,87 +87,88 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
                 f"CartPoleVectorEnv.step() needs an int array of shape ({num_envs},) with "
                 f"values 0 or 1, got {action.dtype} of shape {action.shape}"
             )
-        if action.dtype.kind == "i":  # negatives become huge, so `take` rejects them
+        if action.dtype.kind == "i":  # negatives become huge, so one max() checks both ends
             action = action.view(f"u{action.dtype.itemsize}")
+        if action.max() > 1:
+            raise ValueError(f"CartPoleVectorEnv.step() got actions outside {{0, 1}}: {actions!r}")
         state = self.state
-        x_dot, theta, theta_dot = state[1], state[2], state[3]
+        theta, theta_dot = state[2], state[3]
         deriv = self._deriv
         cos, sin, temp, t1, t2 = self._temps
+        multiply, divide, subtract = np.multiply, np.divide, np.subtract
         force = deriv[0]  # scratch until the Euler update
         force_mag = self.force_mag
-        try:
-            np.take((-force_mag, force_mag), action, out=force)
-        except IndexError:
-            raise ValueError(
-                f"CartPoleVectorEnv.step() got actions outside {{0, 1}}: {actions!r}"
-            ) from None
+        multiply(action, 2.0 * force_mag, force)  # 0 -> -force_mag, 1 -> +force_mag exactly
+        subtract(force, force_mag, force)
 
         total_mass = self.total_mass
         polemass_length = self.polemass_length
-        np.cos(theta, out=cos)
-        np.sin(theta, out=sin)
+        np.cos(theta, cos)
+        np.sin(theta, sin)
         # temp = (force + polemass_length * theta_dot**2 * sin) / total_mass
-        np.multiply(theta_dot, theta_dot, out=t1)
-        np.multiply(polemass_length, t1, out=t1)
-        np.multiply(t1, sin, out=t1)
-        np.add(force, t1, out=t1)
-        np.divide(t1, total_mass, out=temp)
+        multiply(theta_dot, theta_dot, t1)
+        multiply(polemass_length, t1, t1)
+        multiply(t1, sin, t1)
+        np.add(force, t1, t1)
+        divide(t1, total_mass, temp)
         # thetaacc = (g * sin - cos * temp) / (length * (4/3 - masspole * cos**2 / total_mass))
-        np.multiply(cos, cos, out=t1)
-        np.multiply(self.masspole, t1, out=t1)
-        np.divide(t1, total_mass, out=t1)
-        np.subtract(4.0 / 3.0, t1, out=t1)
-        np.multiply(self.length, t1, out=t1)
-        np.multiply(self.gravity, sin, out=t2)
-        np.multiply(cos, temp, out=sin)
-        np.subtract(t2, sin, out=t2)
+        multiply(cos, cos, t1)
+        multiply(self.masspole, t1, t1)
+        divide(t1, total_mass, t1)
+        subtract(4.0 / 3.0, t1, t1)
+        multiply(self.length, t1, t1)
+        multiply(self.gravity, sin, t2)
+        multiply(cos, temp, sin)
+        subtract(t2, sin, t2)
         thetaacc = deriv[3]
-        np.divide(t2, t1, out=thetaacc)
+        divide(t2, t1, thetaacc)
         # xacc = temp - polemass_length * thetaacc * cos / total_mass
-        np.multiply(polemass_length, thetaacc, out=t1)
-        np.multiply(t1, cos, out=t1)
-        np.divide(t1, total_mass, out=t1)
-        np.subtract(temp, t1, out=deriv[1])
+        multiply(polemass_length, thetaacc, t1)
+        multiply(t1, cos, t1)
+        divide(t1, total_mass, t1)
+        subtract(temp, t1, deriv[1])
 
         tau = self.tau
         if self.kinematics_integrator == "euler":
-            deriv[0] = x_dot
-            deriv[2] = theta_dot
-            np.multiply(tau, deriv, out=deriv)
-            np.add(state, deriv, out=state)
+            deriv[0::2] = state[1::2]
+            multiply(tau, deriv, deriv)
+            np.add(state, deriv, state)
         else:  # semi-implicit Euler: velocities first, then positions from the new ones
             velocities = deriv[1::2]
-            np.multiply(tau, velocities, out=velocities)
-            np.add(state[1::2], velocities, out=state[1::2])
+            multiply(tau, velocities, velocities)
+            np.add(state[1::2], velocities, state[1::2])
             positions = deriv[0::2]
-            np.multiply(tau, state[1::2], out=positions)
-            np.add(state[0::2], positions, out=state[0::2])
+            multiply(tau, state[1::2], positions)
+            np.add(state[0::2], positions, state[0::2])
 
         # |x| > x_threshold is x < -x_threshold or x > x_threshold, NaN included.
         magnitudes = self._abs
-        np.abs(state[0::2], out=magnitudes)
+        np.abs(state[0::2], magnitudes)
+        thresholds = self._thresholds
+        thresholds[0, 0] = self.x_threshold
+        thresholds[1, 0] = self.theta_threshold_radians
         flags = self._flags
-        np.greater(magnitudes[0], self.x_threshold, out=flags[0])
-        np.greater(magnitudes[1], self.theta_threshold_radians, out=flags[1])
+        np.greater(magnitudes, thresholds, flags)
         terminated = flags[0] | flags[1]
 
-        beyond = self._beyond
         if self.sutton_barto_reward:
             rewards = np.where(terminated, -1.0, 0.0)
         else:
             rewards = np.ones(num_envs, dtype=np.float64)
-            np.logical_and(terminated, beyond, out=flags[0])
-            if flags[0].any():
+        if self._autoreset_mode is AutoresetMode.DISABLED:
+            # Only without autoreset can a sub-env step on after termination; the single
+            # env then pays 0 (not 1) for every further terminated step.
+            beyond = self._beyond
+            if not self.sutton_barto_reward:
+                np.logical_and(terminated, beyond, flags[0])
                 rewards[flags[0]] = 0.0
-        np.logical_or(beyond, terminated, out=beyond)
+            np.logical_or(beyond, terminated, beyond)
         return rewards, terminated
 
     def _observe(self, rows: IntArray | None) -> NDArray[np.float32]:
         if rows is None:
-            observations = np.empty((self.num_envs, 4), dtype=np.float32)
-            observations.T[...] = self.state
-            return observations
-        return np.ascontiguousarray(self.state[:, rows].T, dtype=np.float32)
+            return self.state.T.astype(np.float32)
+        return self.state[:, rows].T.astype(np.float32)
 
     def _single_env(self, render_mode: str) -> Env[Any, Any]:
         return CartPoleEnv(render_mode=render_mode)

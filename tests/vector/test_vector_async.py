@@ -1,0 +1,215 @@
+"""AsyncVectorEnv specifics: workers, shared memory, start methods and every fault case."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+import protogym
+from protogym.error import ClosedEnvironmentError
+from protogym.spaces import Box, Dict, Discrete
+from protogym.vector import AsyncVectorEnv, SubEnvError, SyncVectorEnv, WorkerDiedError
+from tests.vector.vector_helpers import Countdown, countdowns
+
+
+def ones(n: int) -> np.ndarray[Any, Any]:
+    return np.ones(n, dtype=np.int64)
+
+
+def test_sub_envs_are_split_into_contiguous_blocks_one_worker_each() -> None:
+    with AsyncVectorEnv(countdowns(5), num_workers=2) as env:
+        assert env.num_workers == 2
+        pids = env.get_attr("pid")
+        assert len(set(pids)) == 2
+        assert pids[0] == pids[1] and pids[2] == pids[3] == pids[4]
+        assert os.getpid() not in pids
+    with AsyncVectorEnv(countdowns(2), num_workers=8) as env:
+        assert env.num_workers == 2  # never more workers than sub-envs
+    with AsyncVectorEnv(countdowns(1)) as env:
+        assert env.num_workers == 1
+
+
+def test_default_worker_count_is_the_core_count() -> None:
+    with AsyncVectorEnv(countdowns(3)) as env:
+        assert env.num_workers == min(3, os.cpu_count() or 1)
+
+
+def test_sub_env_exception_names_the_index_and_carries_the_remote_traceback() -> None:
+    fns = countdowns(4, length=10)
+    fns[2] = lambda: Countdown(ident=2, length=10, fail_at=2)
+    env = AsyncVectorEnv(fns, num_workers=2)
+    env.reset(seed=0)
+    env.step(ones(4))
+    with pytest.raises(SubEnvError) as caught:
+        env.step(ones(4))
+    error = caught.value
+    assert error.index == 2
+    assert error.exc_type == "ValueError"
+    assert "sub-env 2 raised ValueError: Countdown 2 fails at step 2" in str(error)
+    assert "Traceback (most recent call last)" in error.remote_traceback
+    assert "vector_helpers.py" in error.remote_traceback
+    assert isinstance(error.__cause__, ValueError)
+    # the env stays usable: the pipes are in step, so a reset works
+    obs, _ = env.reset(seed=0)
+    assert obs[:, 0].tolist() == [0, 0, 0, 0]
+    env.close()
+
+
+def test_env_constructor_failure_is_raised_and_leaves_no_workers() -> None:
+    def broken() -> Countdown:
+        raise RuntimeError("cannot build this env")
+
+    before = set(multiprocessing.active_children())
+    fns: list[Any] = [*countdowns(1), broken]
+    with pytest.raises(SubEnvError, match=r"sub-env 1 raised RuntimeError: cannot build"):
+        AsyncVectorEnv(fns, num_workers=2)
+    assert set(multiprocessing.active_children()) <= before
+
+
+def test_a_killed_worker_is_detected_not_waited_on() -> None:
+    env = AsyncVectorEnv(countdowns(4, length=100), num_workers=2)
+    env.reset(seed=0)
+    pid = env.get_attr("pid")[3]
+    os.kill(pid, signal.SIGKILL)
+    start = time.monotonic()
+    with pytest.raises(WorkerDiedError, match=r"sub-envs 2\.\.3 .* died with exit code -9"):
+        env.step(ones(4))
+    assert time.monotonic() - start < 10.0
+    assert env.closed
+    assert not any(p.pid == pid for p in multiprocessing.active_children())
+    env.close()  # already closed by the failure: still harmless
+
+
+def test_a_worker_that_exits_mid_step_is_detected() -> None:
+    fns = countdowns(2, length=100)
+    fns[0] = lambda: Countdown(ident=0, length=100, exit_at=2)
+    env = AsyncVectorEnv(fns, num_workers=2)
+    env.reset(seed=0)
+    env.step(ones(2))
+    with pytest.raises(WorkerDiedError, match=r"sub-envs 0\.\.0 .* exit code 3 during step"):
+        env.step(ones(2))
+    with pytest.raises(ClosedEnvironmentError):
+        env.step(ones(2))
+
+
+def test_close_ends_every_worker_and_is_idempotent() -> None:
+    env = AsyncVectorEnv(countdowns(3), num_workers=3)
+    pids = set(env.get_attr("pid"))
+    env.close()
+    env.close()
+    alive = {p.pid for p in multiprocessing.active_children()}
+    assert not pids & alive
+    with pytest.raises(ClosedEnvironmentError, match="AsyncVectorEnv is closed"):
+        env.step(ones(3))
+    with pytest.raises(ClosedEnvironmentError):
+        env.get_attr("pid")
+
+
+def test_close_with_a_step_in_flight_still_ends_the_workers() -> None:
+    env = AsyncVectorEnv(countdowns(2), num_workers=2)
+    env.reset(seed=0)
+    pids = set(env.get_attr("pid"))
+    env.step_async(ones(2))
+    env.close()
+    assert not pids & {p.pid for p in multiprocessing.active_children()}
+
+
+def test_step_async_and_step_wait_pair_up() -> None:
+    with AsyncVectorEnv(countdowns(2), num_workers=2) as env:
+        env.reset(seed=0)
+        env.step_async(ones(2))
+        with pytest.raises(RuntimeError, match=r"step_async\(\) is pending"):
+            env.step_async(ones(2))
+        with pytest.raises(RuntimeError, match=r"pending; call step_wait\(\) first"):
+            env.get_attr("ident")
+        obs, *_ = env.step_wait()
+        assert obs[:, 0].tolist() == [1, 1]
+        with pytest.raises(RuntimeError, match=r"without a step_async\(\)"):
+            env.step_wait()
+
+
+def test_step_wait_timeout_closes_the_env() -> None:
+    class Slow(Countdown):
+        def step(self, action: Any) -> Any:
+            time.sleep(3.0)
+            return super().step(action)
+
+    env = AsyncVectorEnv([lambda: Slow()], num_workers=1)
+    env.reset(seed=0)
+    env.step_async(ones(1))
+    with pytest.raises(TimeoutError, match=r"took longer than 0\.2 s"):
+        env.step_wait(timeout=0.2)
+    assert env.closed
+
+
+def test_spawn_context_gives_the_same_trajectory_as_sync() -> None:
+    fns = [lambda: protogym.make("CartPole-v1") for _ in range(2)]
+    actions = np.random.default_rng(0).integers(0, 2, size=(30, 2))
+    sync = SyncVectorEnv(fns)
+    spawned = AsyncVectorEnv(fns, context="spawn", num_workers=1)
+    try:
+        a, _ = sync.reset(seed=4)
+        b, _ = spawned.reset(seed=4)
+        np.testing.assert_array_equal(a, b)
+        for row in actions:
+            a, ra, ta, tra, _ = sync.step(row)
+            b, rb, tb, trb, _ = spawned.step(row)
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(ra, rb)
+            np.testing.assert_array_equal(ta, tb)
+    finally:
+        sync.close()
+        spawned.close()
+
+
+def test_unknown_context_and_bad_worker_count_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match=r"context must be None or a start method"):
+        AsyncVectorEnv(countdowns(1), context="teleport")
+    with pytest.raises(ValueError, match="num_workers must be a positive int or None, got 0"):
+        AsyncVectorEnv(countdowns(1), num_workers=0)
+
+
+class DictEnv(Countdown):
+    """Countdown with a Dict observation, to exercise nested shared memory."""
+
+    def __init__(self, ident: int = 0) -> None:
+        super().__init__(ident=ident)
+        self.observation_space = Dict(  # type: ignore[assignment]
+            {"count": Discrete(100), "vec": Box(-1e6, 1e6, shape=(3,), dtype=np.float32)}
+        )
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        obs, info = super().reset(seed=seed, options=options)
+        return {"count": np.int64(self.count), "vec": obs}, info
+
+    def step(self, action: Any) -> Any:
+        obs, *rest = super().step(action)
+        return {"count": np.int64(self.count), "vec": obs}, *rest
+
+
+@pytest.mark.parametrize("shared_memory", [True, False])
+def test_dict_observations_batch_through_shared_memory_or_pipes(shared_memory: bool) -> None:
+    fns = [lambda i=i: DictEnv(ident=i) for i in range(3)]
+    sync = SyncVectorEnv(fns)
+    parallel = AsyncVectorEnv(fns, num_workers=2, shared_memory=shared_memory)
+    try:
+        a, _ = sync.reset(seed=1)
+        b, _ = parallel.reset(seed=1)
+        for _ in range(3):
+            np.testing.assert_array_equal(a["count"], b["count"])
+            np.testing.assert_array_equal(a["vec"], b["vec"])
+            a, *_, ia = sync.step(ones(3))
+            b, *_, ib = parallel.step(ones(3))
+        assert ia["_final_observation"].tolist() == ib["_final_observation"].tolist()
+        assert ia["final_observation"][0]["count"] == ib["final_observation"][0]["count"]
+        obs, _ = parallel.reset(options={"reset_mask": np.array([False, True, False])})
+        assert obs["count"].tolist() == [b["count"][0], 0, b["count"][2]]
+    finally:
+        sync.close()
+        parallel.close()
