@@ -236,6 +236,72 @@ class TupleObsEnv(_Seeded):
         return self._obs(), 0.0, False, False, {}
 
 
+class FakeALE:
+    """The emulator interface of `FakeAtariEnv`: screens are a function of the frame count."""
+
+    def __init__(self, shape: tuple[int, int]) -> None:
+        self.shape = shape
+        self.frame = 0
+        self.lives_left = 3
+
+    def rgb(self) -> NDArray[np.uint8]:
+        rows, cols = np.indices(self.shape)
+        red = (rows * 10 + self.frame * 3) % 256
+        green = (cols * 7 + self.frame) % 256
+        blue = np.full(self.shape, (self.frame * 11) % 256)
+        return np.stack([red, green, blue], axis=-1).astype(np.uint8)
+
+    def lives(self) -> int:
+        return self.lives_left
+
+    def getScreenRGB(self, out: NDArray[np.uint8]) -> None:  # noqa: N802 - ALE's name
+        out[...] = self.rgb()
+
+    def getScreenGrayscale(self, out: NDArray[np.uint8]) -> None:  # noqa: N802 - ALE's name
+        out[...] = self.rgb().mean(axis=-1).astype(np.uint8)
+
+
+class FakeAtariEnv(_Seeded):
+    """An ALE-like env: `(H, W, 3)` screens, reward = frame number, a life lost every
+    `life_every` frames, termination when lives run out."""
+
+    action_space: Discrete
+    observation_space: Box
+    render_mode: str | None = None
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+
+    def __init__(self, shape: tuple[int, int] = (21, 16), frameskip: int = 1,
+                 life_every: int = 1000) -> None:
+        super().__init__()
+        self.action_space = Discrete(4)
+        self.observation_space = Box(0, 255, shape=(*shape, 3), dtype=np.uint8)
+        self.ale = FakeALE(shape)
+        self._frameskip = frameskip
+        self.life_every = life_every
+        self.actions: list[Any] = []
+
+    def get_action_meanings(self) -> list[str]:
+        return ["NOOP", "FIRE", "LEFT", "RIGHT"]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.uint8], dict[str, Any]]:
+        self._seed(seed)
+        self.ale.frame = 0
+        self.ale.lives_left = 3
+        return self.ale.rgb(), {"lives": 3}
+
+    def step(
+        self, action: Any
+    ) -> tuple[NDArray[np.uint8], SupportsFloat, bool, bool, dict[str, Any]]:
+        self.actions.append(action)
+        self.ale.frame += 1
+        if self.ale.frame % self.life_every == 0:
+            self.ale.lives_left -= 1
+        terminated = self.ale.lives_left == 0
+        return self.ale.rgb(), float(self.ale.frame), terminated, False, {"frame": self.ale.frame}
+
+
 def image_frames(count: int, shape: tuple[int, ...], seed: int = 0) -> list[NDArray[np.uint8]]:
     """`count` random uint8 images of `shape`, reproducible from `seed`."""
     rng = np.random.default_rng(seed)

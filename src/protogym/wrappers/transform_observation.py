@@ -14,7 +14,13 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from protogym.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
-from protogym.wrappers.utils import bins_array, require_box, rescale_box, unflatten_index
+from protogym.wrappers.utils import (
+    AreaResize,
+    bins_array,
+    require_box,
+    rescale_box,
+    unflatten_index,
+)
 
 if TYPE_CHECKING:
     from protogym.spaces import Box
@@ -185,18 +191,6 @@ class GrayscaleObservation(TransformObservation[NDArray[np.uint8], ActType, NDAr
         super().__init__(env, func, Box(0, 255, shape=shape, dtype=np.uint8))
 
 
-def _area_weights(size_in: int, size_out: int) -> NDArray[np.float64]:
-    """`(size_out, size_in)` matrix: the share of each input pixel in each output pixel."""
-    scale = size_in / size_out
-    edges = np.arange(size_out + 1) * scale
-    pixel = np.arange(size_in)
-    overlap = np.minimum(edges[1:, None], pixel[None, :] + 1) - np.maximum(
-        edges[:-1, None], pixel[None, :]
-    )
-    weights: NDArray[np.float64] = np.clip(overlap, 0.0, None) / scale
-    return weights
-
-
 class ResizeObservation(TransformObservation[NDArray[np.uint8], ActType, NDArray[np.uint8]]):
     """Resizes uint8 images to `shape = (height, width)` by area averaging.
 
@@ -222,20 +216,9 @@ class ResizeObservation(TransformObservation[NDArray[np.uint8], ActType, NDArray
                 f"ResizeObservation: cannot resize to {tuple(shape)}; both sizes must be > 0"
             )
         self.shape = (int(shape[0]), int(shape[1]))
-        rows = _area_weights(box.shape[0], self.shape[0])
-        cols_t = _area_weights(box.shape[1], self.shape[1]).T.copy()
+        resize = AreaResize((box.shape[0], box.shape[1]), self.shape)
         new_shape = self.shape + box.shape[2:]
-
-        def func(obs: NDArray[np.uint8]) -> NDArray[np.uint8]:
-            image = obs.astype(np.float64)
-            if image.ndim == 3:
-                resized = np.einsum("ij,jkc,kl->ilc", rows, image, cols_t, optimize=True)
-            else:
-                resized = rows @ image @ cols_t
-            out: NDArray[np.uint8] = np.clip(np.rint(resized), 0, 255).astype(np.uint8)
-            return out
-
-        super().__init__(env, func, Box(0, 255, shape=new_shape, dtype=np.uint8))
+        super().__init__(env, resize, Box(0, 255, shape=new_shape, dtype=np.uint8))
 
 
 class ReshapeObservation(TransformObservation[NDArray[Any], ActType, NDArray[Any]]):

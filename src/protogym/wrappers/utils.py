@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from protogym.spaces.space import Space
 
 __all__ = [
+    "AreaResize",
     "RunningMeanStd",
     "ScalarRunningMeanStd",
     "bins_array",
@@ -85,6 +86,40 @@ class ScalarRunningMeanStd:
         self.mean = self.mean + delta / total
         self.var = (self.var * count + delta * delta * count / total) / total
         self.count = total
+
+
+def _area_weights(size_in: int, size_out: int) -> NDArray[np.float64]:
+    """`(size_out, size_in)` matrix: the share of each input pixel in each output pixel."""
+    scale = size_in / size_out
+    edges = np.arange(size_out + 1) * scale
+    pixel = np.arange(size_in)
+    overlap = np.minimum(edges[1:, None], pixel[None, :] + 1) - np.maximum(
+        edges[:-1, None], pixel[None, :]
+    )
+    weights: NDArray[np.float64] = np.clip(overlap, 0.0, None) / scale
+    return weights
+
+
+class AreaResize:
+    """Resizes `(H, W)` or `(H, W, C)` uint8 images to `out_hw` by area averaging.
+
+    Each output pixel is the mean of the input area it covers, fractional pixels weighted,
+    rounded to nearest: OpenCV's `INTER_AREA` for shrinking, as two small matrix products
+    with weights computed once, so no OpenCV is needed.
+    """
+
+    def __init__(self, in_hw: tuple[int, int], out_hw: tuple[int, int]) -> None:
+        self._rows = _area_weights(in_hw[0], out_hw[0])
+        self._cols_t = _area_weights(in_hw[1], out_hw[1]).T.copy()
+
+    def __call__(self, image: NDArray[Any]) -> NDArray[np.uint8]:
+        pixels = image.astype(np.float64)
+        if pixels.ndim == 3:
+            resized = np.einsum("ij,jkc,kl->ilc", self._rows, pixels, self._cols_t, optimize=True)
+        else:
+            resized = self._rows @ pixels @ self._cols_t
+        out: NDArray[np.uint8] = np.clip(np.rint(resized), 0, 255).astype(np.uint8)
+        return out
 
 
 def create_zero_array(space: Space[Any]) -> Any:
