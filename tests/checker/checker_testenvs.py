@@ -376,3 +376,49 @@ class CorridorVector:
     def close(self) -> None:
         for env in self.envs:
             env.close()
+
+
+class LegacyCorridor:
+    """The corridor written for the old Gym API: obs-only reset, 4-tuple step, seed()."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    render_mode = None
+
+    def __init__(self) -> None:
+        self.action_space = Discrete(2)
+        self.observation_space = Box(-2.0, 2.0, (2,), np.float32)
+        self._rng, _ = np_random(None)
+        self._position = 0.0
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        self._rng, _ = np_random(seed)
+        return [seed]
+
+    def _obs(self) -> Obs:
+        return np.array([self._position, self._position / 2], np.float32)
+
+    def reset(self) -> Obs:
+        self._position = float(self._rng.uniform(-0.5, 0.5))
+        return self._obs()
+
+    def step(self, action: int) -> tuple[Obs, float, bool, dict[str, Any]]:
+        self._position = float(np.clip(self._position + 0.5 * int(action) - 0.25, -2, 2))
+        done = self._position >= 1.0
+        return self._obs(), 1.0 if done else -0.1, done, {}
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def register_legacy_corridors() -> tuple[str, str]:
+    """Register the legacy corridor twice: as it is, and with api="done"; returns both ids."""
+    entry_point = "tests.checker.checker_testenvs:LegacyCorridor"
+    as_is, with_done = "checker/LegacyCorridor-v0", "checker/LegacyCorridorDone-v0"
+    if as_is not in protogym.registry:
+        protogym.register(as_is, entry_point, max_episode_steps=50)
+    if with_done not in protogym.registry:
+        protogym.register(with_done, entry_point, max_episode_steps=50, api="done")
+    return as_is, with_done

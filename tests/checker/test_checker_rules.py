@@ -25,10 +25,12 @@ from protogym.utils.env_checker import check_env as seeds_check_env
 from tests.checker.checker_testenvs import (
     FAULTS,
     FLAVOURS,
+    LegacyCorridor,
     LyingBox,
     NoStep,
     StructuralCorridor,
     register_corridors,
+    register_legacy_corridors,
 )
 
 RENDER_FAULTS = {"PG140", "PG141", "PG142", "PG240", "PG241", "PG242", "PG250"}
@@ -307,3 +309,33 @@ def test_checker_gymnasium_envs_are_checked_structurally(env_id: str) -> None:
     report = check_env(env, skip_render_check=False)
     assert report.ok
     assert report.warnings == []
+
+
+def test_checker_legacy_env_bare_reports_both_legacy_shapes() -> None:
+    with pytest.raises(ContractError) as info, pytest.warns(CheckerWarning, match="^PG203 "):
+        check_env(LegacyCorridor())
+    assert info.value.report.ids == ["PG203", "PG103", "PG110", "PG120"]
+    signature, reset, step = (r.message for r in info.value.report.errors)
+    assert signature == "reset() does not accept 'seed' or 'options'."
+    assert reset.startswith("reset() returned only an observation, array([")
+    assert reset.endswith("dtype=float32): this is the legacy Gym API.")
+    assert step == (
+        "step() returned 4 values `(obs, reward, done, info)`: this is the legacy Gym API."
+    )
+
+
+def test_checker_legacy_env_made_without_api_done_fails_on_first_reset() -> None:
+    with pytest.warns(CheckerWarning, match="^PG203 "):
+        env = protogym.make(register_legacy_corridors()[0])
+        with pytest.raises(ContractError) as info:
+            env.reset()
+    assert info.value.report.ids == ["PG203", "PG103", "PG110"]
+    assert 'register(..., api="done")' in info.value.report.errors[1].fix
+
+
+def test_checker_legacy_env_made_with_api_done_is_clean() -> None:
+    env = protogym.make(register_legacy_corridors()[1])
+    report = check_env(env, skip_render_check=False)
+    assert report.results == []
+    legacy = protogym.make(register_legacy_corridors()[1], return_two_dones=False)
+    assert check_env(legacy).results == []

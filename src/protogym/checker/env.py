@@ -76,8 +76,19 @@ def contract_layer(env: Any) -> Any:
 
 
 def bare(env: Any) -> Any:
-    """The innermost env, for checks of how it is written rather than how it behaves."""
-    return getattr(env, "unwrapped", env)
+    """The innermost new-API env, for checks of how it is written rather than how it behaves.
+
+    Follows `.env` down the wrapper stack, stopping at a `LegacyEnvAdapter`: the old-API env
+    below it is not expected to follow the new `reset` signature.
+    """
+    from protogym.compat import LegacyEnvAdapter
+
+    while not isinstance(env, LegacyEnvAdapter):
+        inner = getattr(env, "env", None)
+        if inner is None or not isinstance(inner, Env):
+            break
+        env = inner
+    return env
 
 
 def _run(env: Any, f: Findings, *, skip_render_check: bool) -> None:
@@ -94,13 +105,14 @@ def _run(env: Any, f: Findings, *, skip_render_check: bool) -> None:
     if f.has_errors:
         raise _StopChecksError  # the calls below sample these spaces
 
-    if not passive.check_reset_signature(bare(env), f):
-        raise _StopChecksError
+    signature_ok = passive.check_reset_signature(bare(env), f)
     result = _call(f, "reset()", env.reset)
     if passive.check_reset_result(result, observation_space, f) is None:
         if passive.returned_obs_only(result, observation_space):
             _probe_legacy_step(env, action_space, f)
         raise _StopChecksError
+    if not signature_ok:
+        raise _StopChecksError  # every check below passes seed= or options=
     _call(f, "reset(options={})", lambda: env.reset(options={}))
 
     nondeterministic = bool(getattr(getattr(env, "spec", None), "nondeterministic", False))

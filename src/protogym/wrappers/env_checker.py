@@ -44,10 +44,13 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
         self._checked_reset = True
         self.__dict__["reset"] = self.env.reset
         findings = Findings(self._target)
-        if not passive.check_reset_signature(self.env, findings):
-            _emit(findings)  # calling reset(seed=..., options=...) would only raise TypeError
-            findings = Findings(self._target)
-        result = self.env.reset(seed=seed, options=options)
+        if passive.check_reset_signature(self.env, findings):
+            result = self.env.reset(seed=seed, options=options)
+        elif seed is None and options is None:
+            result = self.env.reset()  # what an old-API reset accepts; says if it is one
+        else:
+            _emit(findings)  # reset(seed=..., options=...) would only raise TypeError
+            result = self.env.reset(seed=seed, options=options)
         checked = passive.check_reset_result(result, self.env.observation_space, findings)
         if not self._checked_step:
             self._reset_data = checked
