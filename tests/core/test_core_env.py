@@ -134,3 +134,10 @@ def test_import_protogym_does_not_import_numpy_or_the_registry() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_gymnasium_spaces_satisfy_the_space_protocol() -> None:
+    from gymnasium import spaces as gym_spaces
+
+    assert isinstance(gym_spaces.Discrete(3), protogym.Space)
+    assert isinstance(gym_spaces.Box(0, 1, (2,)), protogym.Space)
