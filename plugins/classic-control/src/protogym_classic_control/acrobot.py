@@ -106,7 +106,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         # The initial state is float32, and so are the cos/sin of the first observation.
         angles = start[:2]
         cos, sin = np.cos(angles), np.sin(angles)
-        observation = np.array([cos[0], sin[0], cos[1], sin[1], start[2], start[3]], dtype=_FLOAT32)
+        observation = np.array([cos[0], sin[0], cos[1], sin[1], start[2], start[3]], _FLOAT32)
         return observation, {}
 
     def step(

@@ -99,7 +99,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         self.steps_beyond_terminated = None
         if self.render_mode == "human":
             self.render()
-        return np.array(self.state, dtype=_FLOAT32), {}
+        return np.array(self.state, _FLOAT32), {}
 
     def step(
         self, action: int | np.integer[Any]
@@ -161,7 +161,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
 
         if self.render_mode == "human":
             self.render()
-        return np.array(state, dtype=_FLOAT32), reward, terminated, False, {}
+        return np.array(state, _FLOAT32), reward, terminated, False, {}
 
     def render(self) -> NDArray[np.uint8] | None:
         """An (400, 600, 3) uint8 frame in `rgb_array` mode; draws the window in `human`."""

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["ContinuousMountainCarEnv"]
 
 _FLOAT32 = np.dtype(np.float32)
-_ONE = (1,)
 
 
 class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
@@ -82,18 +81,19 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         self.state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
         if self.render_mode == "human":
             self.render()
-        return np.array(self.state, dtype=_FLOAT32), {}
+        return np.array(self.state, _FLOAT32), {}
 
     def step(
         self, action: NDArray[np.float32]
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        # Fast path: a float ndarray of shape (1,); anything else goes through the full check.
+        # Fast path: a float ndarray of shape (1,) unpacks to one Python float; anything else
+        # (lists, other shapes, integer or object dtypes, NaN) goes through the full check.
         value: float
-        if action.__class__ is np.ndarray and action.shape == _ONE:
-            value = action.item()
-            if value.__class__ is not float or value != value:
-                value = continuous_action("ContinuousMountainCarEnv", action, self.action_space)
-        else:
+        try:
+            (value,) = action.tolist()
+        except (AttributeError, TypeError, ValueError):
+            value = continuous_action("ContinuousMountainCarEnv", action, self.action_space)
+        if value.__class__ is not float or value != value:
             value = continuous_action("ContinuousMountainCarEnv", action, self.action_space)
         state = self.state
         if state is None:
@@ -126,7 +126,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
 
         if self.render_mode == "human":
             self.render()
-        return np.array(state, dtype=_FLOAT32), reward, terminated, False, {}
+        return np.array(state, _FLOAT32), reward, terminated, False, {}
 
     def render(self) -> NDArray[np.uint8] | None:
         """A (400, 600, 3) uint8 frame in `rgb_array` mode; draws the window in `human`."""

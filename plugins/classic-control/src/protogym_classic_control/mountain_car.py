@@ -84,7 +84,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         self.state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
         if self.render_mode == "human":
             self.render()
-        return np.array(self.state, dtype=_FLOAT32), {}
+        return np.array(self.state, _FLOAT32), {}
 
     def step(
         self, action: int | np.integer[Any]
@@ -116,7 +116,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
 
         if self.render_mode == "human":
             self.render()
-        return np.array(state, dtype=_FLOAT32), -1.0, terminated, False, {}
+        return np.array(state, _FLOAT32), -1.0, terminated, False, {}
 
     def render(self) -> NDArray[np.uint8] | None:
         """A (400, 600, 3) uint8 frame in `rgb_array` mode; draws the window in `human`."""

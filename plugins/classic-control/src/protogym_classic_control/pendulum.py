@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["PendulumEnv", "angle_normalize"]
 
 _FLOAT32 = np.dtype(np.float32)
-_ONE = (1,)
 _PI = math.pi
 _TWO_PI = 2 * math.pi
 _MILLI_AS_FLOAT32 = array("f", [0.001])[0]
@@ -100,20 +99,22 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         self.last_u = None
         if self.render_mode == "human":
             self.render()
-        return np.array((math.cos(theta), math.sin(theta), theta_dot), dtype=_FLOAT32), {}
+        return np.array((math.cos(theta), math.sin(theta), theta_dot), _FLOAT32), {}
 
     def step(
         self, action: NDArray[np.float32]
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        # Fast path: a float ndarray of shape (1,); anything else goes through the full check.
+        # Fast path: a float ndarray of shape (1,) unpacks to one Python float; anything else
+        # (lists, other shapes, integer or object dtypes, NaN) goes through the full check.
         # Gymnasium multiplies a float32 torque in float32: `single` says to round as it does.
         u: float
-        if action.__class__ is np.ndarray and action.shape == _ONE:
-            u = action.item()
+        try:
+            (u,) = action.tolist()
             single = action.dtype is _FLOAT32
-            if u.__class__ is not float or u != u:
-                u = continuous_action("PendulumEnv", action, self.action_space)
-        else:
+        except (AttributeError, TypeError, ValueError):
+            u = continuous_action("PendulumEnv", action, self.action_space)
+            single = False
+        if u.__class__ is not float or u != u:
             u = continuous_action("PendulumEnv", action, self.action_space)
             single = False
         state = self.state
@@ -154,7 +155,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
 
         if self.render_mode == "human":
             self.render()
-        observation = np.array((math.cos(theta), math.sin(theta), theta_dot), dtype=_FLOAT32)
+        observation = np.array((math.cos(theta), math.sin(theta), theta_dot), _FLOAT32)
         return observation, -costs, False, False, {}
 
     def render(self) -> NDArray[np.uint8] | None:

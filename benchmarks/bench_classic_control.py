@@ -1,0 +1,105 @@
+"""Steps per second of every classic-control env, protogym against Gymnasium 1.4.
+
+Both libraries get the same env id, the same seed and the same pre-drawn actions (drawn from
+Gymnasium's action space, so discrete actions are numpy integers and continuous ones float32
+arrays, as `action_space.sample()` gives them). Each env is timed twice: through each
+library's own `make` (checker, order-enforcing and time-limit wrappers included, as a user
+runs it) and as the bare env (`.unwrapped`), which isolates the env's own step from the
+wrappers. An episode that ends is reset inside the timed loop. The two libraries' runs are
+interleaved and the best of each is kept, so load on the machine hits both alike.
+
+Run: ``.venv/bin/python benchmarks/bench_classic_control.py [--steps N] [--repeats R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+
+import protogym
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import Row, best_rate, print_rows
+
+ENV_IDS = (
+    "CartPole-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Pendulum-v1",
+    "Acrobot-v1",
+)
+# Through `make`: CartPole-v1 at least 2.5x Gymnasium, every env at least 2x.
+MAKE_TARGETS = {"CartPole-v1": 2.5}
+DEFAULT_TARGET = 2.0
+
+
+def _stepper(env: Any, actions: list[Any]) -> Callable[[], object]:
+    """A closure doing one step per call, resetting when an episode ends."""
+    env.reset(seed=0)
+    step = env.step
+    position = 0
+    count = len(actions)
+
+    def work() -> None:
+        nonlocal position
+        _, _, terminated, truncated, _ = step(actions[position])
+        position = (position + 1) % count
+        if terminated or truncated:
+            env.reset()
+
+    return work
+
+
+def _interleaved(
+    ours: Callable[[], object], theirs: Callable[[], object], steps: int, repeats: int
+) -> tuple[float, float]:
+    """Best steps per second of each, alternating single timed runs."""
+    best_ours = best_theirs = 0.0
+    for _ in range(repeats):
+        best_ours = max(best_ours, best_rate(ours, steps, repeats=1))
+        best_theirs = max(best_theirs, best_rate(theirs, steps, repeats=1))
+    return best_ours, best_theirs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=20_000, help="steps per timed run")
+    parser.add_argument("--repeats", type=int, default=7, help="timed runs, best is kept")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+
+    made: list[Row] = []
+    bare: list[Row] = []
+    for env_id in ENV_IDS:
+        ours = protogym.make(env_id)
+        theirs = gymnasium.make(env_id)
+        theirs.action_space.seed(0)
+        actions = [theirs.action_space.sample() for _ in range(4096)]
+
+        rates = _interleaved(
+            _stepper(ours, actions), _stepper(theirs, actions), args.steps, args.repeats
+        )
+        target = MAKE_TARGETS.get(env_id, DEFAULT_TARGET)
+        made.append(Row(f"{env_id} step (make)", "/s", *rates, True, target))
+
+        rates = _interleaved(
+            _stepper(ours.unwrapped, actions),
+            _stepper(theirs.unwrapped, actions),
+            args.steps,
+            args.repeats,
+        )
+        bare.append(Row(f"{env_id} step (bare env)", "/s", *rates, True, None))
+        ours.close()
+        theirs.close()
+    print_rows("classic-control: steps per second through make", made)
+    print_rows("classic-control: steps per second of the bare env", bare)
+
+
+if __name__ == "__main__":
+    main()
