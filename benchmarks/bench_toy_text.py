@@ -24,7 +24,7 @@ import numpy as np
 import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, best_rate, print_rows  # noqa: E402
+from harness import Row, best_rate, print_rows
 
 TARGET = 1.5
 ENV_IDS = (
@@ -47,7 +47,7 @@ GYMNASIUM_ID = {
 }
 
 
-class _ReferenceGridWorld(gymnasium.Env[dict[str, Any], int]):
+class _ReferenceGridWorld(gymnasium.Env[dict[str, Any], np.int64]):
     """The deep-dive article's GridWorld, written against Gymnasium, as the baseline."""
 
     metadata = {"render_modes": [], "render_fps": 4}  # noqa: RUF012 - Gymnasium's spelling
@@ -56,7 +56,7 @@ class _ReferenceGridWorld(gymnasium.Env[dict[str, Any], int]):
         self.size = size
         self._agent_location = np.array([0, 0])
         self._target_location = np.array([size - 1, size - 1])
-        box = gymnasium.spaces.Box(0, size - 1, shape=(2,), dtype=int)
+        box = gymnasium.spaces.Box(0, size - 1, shape=(2,), dtype=np.int64)
         self.observation_space = gymnasium.spaces.Dict({"agent": box, "target": box})
         self.action_space = gymnasium.spaces.Discrete(4)
 
@@ -75,8 +75,8 @@ class _ReferenceGridWorld(gymnasium.Env[dict[str, Any], int]):
         self._target_location = self.np_random.integers(0, self.size, size=2)
         return self._get_obs(), self._get_info()
 
-    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        direction = {0: [0, 1], 1: [1, 0], 2: [0, -1], 3: [-1, 0]}[action]
+    def step(self, action: np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        direction = {0: [0, 1], 1: [1, 0], 2: [0, -1], 3: [-1, 0]}[int(action)]
         self._agent_location = np.clip(self._agent_location + direction, 0, self.size - 1)
         terminated = bool(np.array_equal(self._agent_location, self._target_location))
         return self._get_obs(), 1.0 if terminated else 0.0, terminated, False, self._get_info()
@@ -103,13 +103,16 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20_000, help="steps per timed run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs, best is kept")
     args = parser.parse_args()
-    gymnasium.register("bench/GridWorld-v0", entry_point=_ReferenceGridWorld,
-                       max_episode_steps=200)
+    gymnasium.register(
+        "bench/GridWorld-v0",
+        entry_point=lambda **kwargs: _ReferenceGridWorld(**kwargs),
+        max_episode_steps=200,
+    )
     rows = []
     for env_id in ENV_IDS:
         ours = protogym.make(env_id)
         theirs = gymnasium.make(GYMNASIUM_ID.get(env_id, env_id))
-        n_actions = int(theirs.action_space.n)
+        n_actions = int(getattr(theirs.action_space, "n"))  # noqa: B009 - a Discrete space
         actions = [int(a) for a in np.random.default_rng(0).integers(0, n_actions, 4096)]
         ours_rate = best_rate(_stepper(ours, actions), args.steps, args.repeats)
         theirs_rate = best_rate(_stepper(theirs, actions), args.steps, args.repeats)

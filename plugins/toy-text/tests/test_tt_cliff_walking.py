@@ -9,9 +9,9 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text.cliffwalking import CliffWalkingEnv as ReferenceCliff
+from protogym_toy_text.cliff_walking import CliffWalkingEnv
 
 import protogym
-from protogym_toy_text.cliff_walking import CliffWalkingEnv
 
 RolloutCheck = Callable[[Any, Any, Sequence[int], int], tuple[int, int]]
 
@@ -44,10 +44,10 @@ def test_tt_cliff_walking_parity_through_make(
 def test_tt_cliff_walking_tables_match_gymnasium() -> None:
     for slippery in (False, True):
         ours, theirs = CliffWalkingEnv(is_slippery=slippery), ReferenceCliff(is_slippery=slippery)
-        assert ours.P == {
+        assert {
             s: {a: [(p, int(n), r, bool(t)) for p, n, r, t in out] for a, out in acts.items()}
             for s, acts in theirs.P.items()
-        }
+        } == ours.P
 
 
 def test_tt_cliff_walking_rules() -> None:

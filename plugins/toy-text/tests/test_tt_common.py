@@ -6,7 +6,7 @@ import importlib
 import subprocess
 import sys
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -14,6 +14,7 @@ import pytest
 
 import protogym
 from protogym.error import InvalidAction, ResetNeeded
+from protogym.spaces import Discrete
 
 pytestmark = pytest.mark.filterwarnings("ignore:'.*' is out of date:DeprecationWarning")
 
@@ -30,7 +31,7 @@ ALL_IDS = (
 )
 # Gymnasium 1.4 registers these ids; Taxi-v3 and CliffWalking-v0 only older releases did.
 GYMNASIUM_IDS = tuple(i for i in ALL_IDS if i not in ("Taxi-v3", "CliffWalking-v0", "GridWorld-v0"))
-OLD_IDS = {
+OLD_IDS: dict[str, tuple[int | None, float | None, dict[str, Any]]] = {
     # id: (max_episode_steps, reward_threshold, kwargs) as Gymnasium 1.2 / 1.0 registered them
     "Taxi-v3": (200, 8, {}),
     "CliffWalking-v0": (None, None, {}),
@@ -78,7 +79,9 @@ def test_tt_older_specs(env_id: str) -> None:
 @pytest.mark.parametrize("env_id", [i for i in ALL_IDS if i != "GridWorld-v0"])
 def test_tt_spaces_match_gymnasium(env_id: str) -> None:
     ours = protogym.make(env_id)
-    theirs = gymnasium.make({"Taxi-v3": "Taxi-v4", "CliffWalking-v0": "CliffWalking-v1"}.get(env_id, env_id))
+    theirs = gymnasium.make(
+        {"Taxi-v3": "Taxi-v4", "CliffWalking-v0": "CliffWalking-v1"}.get(env_id, env_id)
+    )
     assert repr(ours.action_space) == repr(theirs.action_space)
     assert repr(ours.observation_space) == repr(theirs.observation_space)
 
@@ -104,7 +107,9 @@ def test_tt_numpy_and_python_actions_agree(env_id: str) -> None:
     numpy_env = protogym.make(env_id).unwrapped
     python_env.reset(seed=11)
     numpy_env.reset(seed=11)
-    n = int(python_env.action_space.n)
+    space = python_env.action_space
+    assert isinstance(space, Discrete)
+    n = int(space.n)
     for action in np.random.default_rng(1).integers(0, n, 50):
         a = python_env.step(int(action))
         b = numpy_env.step(action)
@@ -160,7 +165,9 @@ def test_tt_rgb_frames(env_id: str) -> None:
     assert frame.flags.c_contiguous
     assert np.array_equal(env.render(), frame)  # rendering twice draws the same picture
     changed = 0
-    n = int(env.action_space.n)
+    space = env.action_space
+    assert isinstance(space, Discrete)
+    n = int(space.n)
     for action in (1, 0, 2, 3, 1, 2, 0, 1):
         new_obs, _, terminated, truncated, _ = env.step(action % n)
         new_frame = env.render()
@@ -179,7 +186,7 @@ def test_tt_rgb_frames(env_id: str) -> None:
 class _Clock:
     """Stands in for pygame's clock to record the frame rate `human` mode asks for."""
 
-    ticks: list[float] = []
+    ticks: ClassVar[list[float]] = []
 
     def tick(self, fps: float = 0) -> int:
         self.ticks.append(fps)
@@ -242,7 +249,7 @@ def test_tt_checker_passes_without_warnings(env_id: str, render_mode: str | None
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_tt_keys_to_action_are_valid_actions(env_id: str) -> None:
     env = protogym.make(env_id).unwrapped
-    mapping = env.get_keys_to_action()
+    mapping = getattr(env, "get_keys_to_action")()  # noqa: B009 - not in the Env protocol
     assert mapping
     for keys, action in mapping.items():
         assert isinstance(keys, str | tuple)

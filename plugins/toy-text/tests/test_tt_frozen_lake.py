@@ -9,9 +9,9 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text import frozen_lake as reference
+from protogym_toy_text.frozen_lake import MAPS, FrozenLakeEnv, generate_random_map
 
 import protogym
-from protogym_toy_text.frozen_lake import MAPS, FrozenLakeEnv, generate_random_map
 
 RolloutCheck = Callable[[Any, Any, Sequence[int], int], tuple[int, int]]
 
@@ -48,13 +48,16 @@ def test_tt_frozen_lake_options_parity(kwargs: dict[str, Any], same_rollout: Rol
     theirs = gymnasium.make("FrozenLake-v1", **kwargs)
     terminated, truncated = same_rollout(ours, theirs, _actions(4000, 7), 3)
     assert terminated + truncated > 5
-    assert ours.unwrapped.reward_range == theirs.unwrapped.reward_range
+    inner = ours.unwrapped
+    assert isinstance(inner, FrozenLakeEnv)
+    assert inner.reward_range == getattr(theirs.unwrapped, "reward_range")  # noqa: B009
 
 
 def test_tt_frozen_lake_timelimit_truncates_like_gymnasium(same_rollout: RolloutCheck) -> None:
     # Bumping into the top-left walls never ends an episode, so only the 100-step limit can.
-    ours, theirs = protogym.make("FrozenLake-v1", is_slippery=False), gymnasium.make(
-        "FrozenLake-v1", is_slippery=False
+    ours, theirs = (
+        protogym.make("FrozenLake-v1", is_slippery=False),
+        gymnasium.make("FrozenLake-v1", is_slippery=False),
     )
     terminated, truncated = same_rollout(ours, theirs, [0, 3] * 250, 0)
     assert (terminated, truncated) == (0, 5)
@@ -65,7 +68,9 @@ def test_tt_frozen_lake_table_matches_gymnasium() -> None:
         assert FrozenLakeEnv(**kwargs).P == reference.FrozenLakeEnv(**kwargs).P
 
 
-@pytest.mark.parametrize("size,p,seed", [(4, 0.8, 0), (8, 0.8, 1), (8, 0.5, 2), (11, 0.9, 3), (2, 1.0, 4)])
+@pytest.mark.parametrize(
+    "size,p,seed", [(4, 0.8, 0), (8, 0.8, 1), (8, 0.5, 2), (11, 0.9, 3), (2, 1.0, 4)]
+)
 def test_tt_generate_random_map_matches_gymnasium(size: int, p: float, seed: int) -> None:
     board = generate_random_map(size, p, seed)
     assert board == reference.generate_random_map(size, p, seed)
@@ -105,7 +110,10 @@ def test_tt_frozen_lake_random_map_when_no_map() -> None:
         ({"map_name": "5x5"}, r"FrozenLake has no map named '5x5'; use one of \['4x4', '8x8'\]"),
         ({"desc": []}, "FrozenLake desc must be a non-empty list of equal-length rows"),
         ({"desc": ["SFF", "FG"]}, "FrozenLake desc must be a non-empty list of equal-length rows"),
-        ({"desc": ["SFX", "FFG"]}, r"may only use the tiles S, F, H and G, but it contains \['X'\]"),
+        (
+            {"desc": ["SFX", "FFG"]},
+            r"may only use the tiles S, F, H and G, but it contains \['X'\]",
+        ),
         ({"desc": ["FFF", "FFG"]}, "FrozenLake desc needs at least one start tile 'S'"),
         ({"success_rate": 1.5}, r"FrozenLake success_rate must be in \[0, 1\], got 1.5"),
         ({"reward_schedule": (1, 0)}, r"reward_schedule must be \(goal, hole, frozen\) rewards"),
@@ -142,7 +150,9 @@ def test_tt_frozen_lake_ansi_matches_gymnasium() -> None:
         ours.step(action)
         theirs.step(action)
         assert ours.render() == theirs.render()
-        if ours.unwrapped.s in (5, 7, 11, 12, 15):
+        inner = ours.unwrapped
+        assert isinstance(inner, FrozenLakeEnv)
+        if inner.s in (5, 7, 11, 12, 15):
             ours.reset()
             theirs.reset()
 

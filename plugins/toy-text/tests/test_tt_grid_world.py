@@ -8,15 +8,15 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from protogym_toy_text.grid_world import GridWorldEnv
 
 import protogym
 from protogym.spaces import Box, Dict
-from protogym_toy_text.grid_world import GridWorldEnv
 
 RolloutCheck = Callable[[Any, Any, Sequence[int], int], tuple[int, int]]
 
 
-class ArticleGridWorld(gymnasium.Env[dict[str, Any], int]):
+class ArticleGridWorld(gymnasium.Env[dict[str, Any], np.int64]):
     """The article's code (`/work/shared/seeds/env-deep-dive.txt`), as the reference."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}  # noqa: RUF012
@@ -28,8 +28,8 @@ class ArticleGridWorld(gymnasium.Env[dict[str, Any], int]):
         self._target_location = np.array([size - 1, size - 1])
         self.observation_space = gymnasium.spaces.Dict(
             {
-                "agent": gymnasium.spaces.Box(0, size - 1, shape=(2,), dtype=int),
-                "target": gymnasium.spaces.Box(0, size - 1, shape=(2,), dtype=int),
+                "agent": gymnasium.spaces.Box(0, size - 1, shape=(2,), dtype=np.int64),
+                "target": gymnasium.spaces.Box(0, size - 1, shape=(2,), dtype=np.int64),
             }
         )
         self.action_space = gymnasium.spaces.Discrete(4)
@@ -48,15 +48,19 @@ class ArticleGridWorld(gymnasium.Env[dict[str, Any], int]):
         self._target_location = self.np_random.integers(0, self.size, size=2)
         return self._get_obs(), self._get_info()
 
-    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        direction = {0: [0, 1], 1: [1, 0], 2: [0, -1], 3: [-1, 0]}[action]
+    def step(self, action: np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        direction = {0: [0, 1], 1: [1, 0], 2: [0, -1], 3: [-1, 0]}[int(action)]
         self._agent_location = np.clip(self._agent_location + direction, 0, self.size - 1)
         terminated = bool(np.array_equal(self._agent_location, self._target_location))
         reward = 1.0 if terminated else 0.0
         return self._get_obs(), reward, terminated, False, self._get_info()
 
 
-gymnasium.register("tt-test/GridWorld-v0", entry_point=ArticleGridWorld, max_episode_steps=200)
+def _article_grid_world(**kwargs: Any) -> ArticleGridWorld:
+    return ArticleGridWorld(**kwargs)
+
+
+gymnasium.register("tt-test/GridWorld-v0", entry_point=_article_grid_world, max_episode_steps=200)
 
 
 @pytest.mark.parametrize("size", [5, 2, 9])

@@ -9,9 +9,9 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text.taxi import TaxiEnv as ReferenceTaxi
+from protogym_toy_text.taxi import TaxiEnv, TaxiV3Env, decode, encode
 
 import protogym
-from protogym_toy_text.taxi import TaxiEnv, TaxiV3Env, decode, encode
 
 RolloutCheck = Callable[[Any, Any, Sequence[int], int], tuple[int, int]]
 
@@ -91,7 +91,7 @@ def test_tt_taxi_deliveries_match_gymnasium(kwargs: dict[str, Any]) -> None:
 
 def test_tt_taxi_fickle_passenger_changes_destination_once() -> None:
     ours = TaxiEnv(fickle_passenger=True, fickle_probability=1.0)
-    theirs = ReferenceTaxi(fickle_passenger=True, fickle_probability=1.0)
+    theirs: Any = ReferenceTaxi(fickle_passenger=True, fickle_probability=1.0)
     ours.reset(seed=8)
     theirs.reset(seed=8)
     start = encode(2, 2, 4, 1)  # in the cab, heading for G
@@ -136,8 +136,11 @@ def test_tt_taxi_v3_rain_model() -> None:
         (lateral, encode(2, 3, 0, 1), -1, False),
         (lateral, encode(2, 1, 0, 1), -1, False),
     ]
-    assert v4.P[wall_south][0] == [(0.8, wall_south, -1, False), (lateral, wall_south, -1, False),
-                                   (lateral, wall_south, -1, False)]
+    assert v4.P[wall_south][0] == [
+        (0.8, wall_south, -1, False),
+        (lateral, wall_south, -1, False),
+        (lateral, wall_south, -1, False),
+    ]
 
 
 def test_tt_taxi_v3_fickle_probability_is_fixed() -> None:
@@ -168,7 +171,7 @@ def test_tt_taxi_info_mask_is_a_fresh_array() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [{"rainy_probability": 1.2}, {"fickle_probability": -0.1}])
-def test_tt_taxi_rejects_bad_probabilities(kwargs: dict[str, float]) -> None:
+def test_tt_taxi_rejects_bad_probabilities(kwargs: dict[str, Any]) -> None:
     name, value = next(iter(kwargs.items()))
     with pytest.raises(ValueError, match=rf"^Taxi {name} must be in \[0, 1\], got {value}$"):
         TaxiEnv(**kwargs)

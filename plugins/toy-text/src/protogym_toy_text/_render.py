@@ -8,6 +8,7 @@ from simple shapes: no image files ship with the plugin.
 from __future__ import annotations
 
 import os
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -124,4 +125,3 @@ def draw_flag(surface: pygame.Surface, rect: pygame.Rect, color: Color) -> None:
         (pole_x, rect.top + rect.height // 2),
     ]
     pygame.draw.polygon(surface, color, points)
-

@@ -55,8 +55,11 @@ def first_above(cumulative: Sequence[float], u: float) -> int:
     return 0
 
 
-class TabularEnv(Env[int, Action], Generic[R]):
+class TabularEnv(Env[int | np.int64, Action], Generic[R]):
     """A finite MDP given by its outcome table, with Gymnasium's sampling order.
+
+    Observations are Python ints, as Gymnasium returns them; the observation type also
+    admits ``np.int64`` because that is what a `Discrete` space holds and samples.
 
     Subclasses build the table and the initial-state distribution and pass them to
     `_set_table`; they draw with `_draw_ansi` and `_draw_frame`.
@@ -71,9 +74,7 @@ class TabularEnv(Env[int, Action], Generic[R]):
     _initial_cumulative: NDArray[np.float64]
     _table: list[list[list[Outcome[R]]]]
 
-    def _set_table(
-        self, table: list[list[list[Outcome[R]]]], initial: NDArray[np.float64]
-    ) -> None:
+    def _set_table(self, table: list[list[list[Outcome[R]]]], initial: NDArray[np.float64]) -> None:
         """Install the outcome table and the initial-state distribution (sums to 1)."""
         rows = []
         for actions in table:

@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.utils.seeding import np_random as make_np_random
+from protogym_toy_text._tabular import Outcome, TabularEnv, check_render_mode
 from protogym_toy_text._text import ansi
-from protogym_toy_text._tabular import Action, Outcome, TabularEnv, check_render_mode
 
 if TYPE_CHECKING:
     from protogym_toy_text._render import Canvas
@@ -238,7 +238,9 @@ class FrozenLakeEnv(TabularEnv[float]):
                 tile = self.desc[row, col]
                 pygame.draw.rect(surface, (200, 228, 247), rect)
                 if tile == b"H":
-                    pygame.draw.ellipse(surface, (25, 55, 105), rect.inflate(-cell_w // 6, -cell_h // 4))
+                    pygame.draw.ellipse(
+                        surface, (25, 55, 105), rect.inflate(-cell_w // 6, -cell_h // 4)
+                    )
                 elif tile == b"G":
                     draw.draw_flag(surface, rect.inflate(-cell_w // 3, -cell_h // 3), (220, 40, 40))
                 elif tile == b"S":

@@ -60,9 +60,7 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
         self.action_space = Discrete(4)
         # Every cell's coordinates as a ready array: observations are copies of these, so a
         # step allocates two tiny arrays and builds no Python lists.
-        self._cells = [
-            np.array([x, y], dtype=np.int64) for x in range(size) for y in range(size)
-        ]
+        self._cells = [np.array([x, y], dtype=np.int64) for x in range(size) for y in range(size)]
         self._agent: tuple[int, int] | None = None
         self._target = (size - 1, size - 1)
         self._human = render_mode == "human"

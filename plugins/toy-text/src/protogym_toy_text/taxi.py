@@ -114,10 +114,7 @@ class TaxiEnv(TabularEnv[int]):
             if passenger < 4 and passenger != destination:
                 initial[state] += 1
             table.append(
-                [
-                    self._outcomes(row, col, passenger, destination, action)
-                    for action in range(6)
-                ]
+                [self._outcomes(row, col, passenger, destination, action) for action in range(6)]
             )
         self._decoded = tuple(decode(state) for state in range(_N_STATES))
         self._masks = tuple(self.action_mask(state) for state in range(_N_STATES))
@@ -252,7 +249,13 @@ class TaxiEnv(TabularEnv[int]):
                 self._row = self._rows[state]
         if self._human:
             self.render()
-        return state, reward, terminated, False, {"prob": prob, "action_mask": self._masks[state].copy()}
+        return (
+            state,
+            reward,
+            terminated,
+            False,
+            {"prob": prob, "action_mask": self._masks[state].copy()},
+        )
 
     def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
         """Keys for `protogym.utils.play`: WASD or arrows to drive, P to pick up, O to drop."""
@@ -315,9 +318,7 @@ class TaxiEnv(TabularEnv[int]):
         surface.fill((70, 70, 78))
 
         def cell(row: int, col: int) -> pygame.Rect:
-            return pygame.Rect(
-                _MARGIN + col * _CELL_W, _MARGIN + row * _CELL_H, _CELL_W, _CELL_H
-            )
+            return pygame.Rect(_MARGIN + col * _CELL_W, _MARGIN + row * _CELL_H, _CELL_W, _CELL_H)
 
         for row in range(_SIZE):
             for col in range(_SIZE):
@@ -326,8 +327,14 @@ class TaxiEnv(TabularEnv[int]):
         for index, (row, col) in enumerate(_LOCS):
             pad = cell(row, col).inflate(-8, -8)
             pygame.draw.rect(surface, _LOC_COLOURS[index], pad, border_radius=6)
-            draw.draw_text(surface, _LOC_LETTERS[index], (pad.left + 12, pad.top + 12), 22,
-                           (255, 255, 255), True)
+            draw.draw_text(
+                surface,
+                _LOC_LETTERS[index],
+                (pad.left + 12, pad.top + 12),
+                22,
+                (255, 255, 255),
+                True,
+            )
         for row in range(_SIZE):
             for col in range(_SIZE - 1):
                 if not _east_open(row, col):
@@ -336,8 +343,9 @@ class TaxiEnv(TabularEnv[int]):
                     pygame.draw.line(surface, (40, 40, 45), (x, top), (x, top + _CELL_H), 6)
 
         taxi_row, taxi_col, passenger, destination = decode(self._s)
-        pygame.draw.rect(surface, (20, 20, 20), cell(*_LOCS[destination]).inflate(-4, -4), 4,
-                         border_radius=8)
+        pygame.draw.rect(
+            surface, (20, 20, 20), cell(*_LOCS[destination]).inflate(-4, -4), 4, border_radius=8
+        )
         if passenger < 4:
             spot = cell(*_LOCS[passenger]).inflate(-_CELL_W // 2, -16)
             draw.draw_figure(surface, spot.move(_CELL_W // 6, 0), (30, 30, 30))
@@ -402,8 +410,11 @@ class TaxiV3Env(TaxiEnv):
         if not possible:
             return [(0.8, here), (0.1, here), (0.1, here)]
         ahead = (_clamp(row + forward[0]), _clamp(col + forward[1]))
-        return [(0.8, ahead), (0.1, self._v3_side(row, col, left, 2)),
-                (0.1, self._v3_side(row, col, right, 0))]
+        return [
+            (0.8, ahead),
+            (0.1, self._v3_side(row, col, left, 2)),
+            (0.1, self._v3_side(row, col, right, 0)),
+        ]
 
     @staticmethod
     def _v3_side(row: int, col: int, move: Position, offset: int) -> Position:
