@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from protogym.checker import check_env
+from protogym.checker import RULES, check_env
 from protogym.cli import check
 from tests.checker.checker_testenvs import StructuralCorridor, register_corridors
 
@@ -89,3 +89,28 @@ def test_checker_cli_bad_targets_say_what_is_wrong() -> None:
     with pytest.raises(SystemExit, match=f"protogym check: module {MODULE!r} has no attribute "
                        "'Missing'"):
         run(f"{MODULE}:Missing")
+
+
+def test_checker_cli_lists_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--rules", "--plain") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "PG100  error    not-an-env: The object lacks members of the Env protocol, or its "
+        "metadata is not a mapping."
+    )
+    assert len(lines) == 2 * len(RULES)
+
+
+def test_checker_cli_vector(capsys: pytest.CaptureFixture[str]) -> None:
+    env_id = register_corridors()["structural"]
+    assert run(env_id, "--vector", "2", "--plain") == 0
+    assert capsys.readouterr().out == (
+        "PASS SyncVectorEnv: 0 error(s), 0 warning(s), 0 hint(s)\n"
+    )
+    with pytest.raises(SystemExit, match="--vector N takes a registered id and N >= 1"):
+        run(env_id, "--vector", "0")
+
+
+def test_checker_cli_needs_a_target() -> None:
+    with pytest.raises(SystemExit, match="give an env id or module:Class"):
+        run()

@@ -81,3 +81,13 @@ def test_checker_vector_gymnasium_vector_env_is_silent(mode: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert check_vector_env(envs).results == []
+
+
+def test_checker_vector_env_given_to_check_env_is_pointed_to_check_vector_env() -> None:
+    from protogym.checker import check_env
+
+    with pytest.raises(ContractError) as info:
+        check_env(CorridorVector())
+    assert [r.message for r in info.value.report] == [
+        "CorridorVector is a vector env; check it with protogym.checker.check_vector_env."
+    ]

@@ -71,6 +71,10 @@ def _short(value: object, limit: int = 120) -> str:
 
 def check_env_members(env: object, f: Findings) -> bool:
     """PG100: the eight Env members exist and metadata is a mapping; False stops the check."""
+    if hasattr(env, "num_envs") and hasattr(env, "single_observation_space"):
+        f.add("PG100", f"{type(env).__name__} is a vector env; check it with "
+                       "protogym.checker.check_vector_env.")
+        return False
     missing = [name for name in _ENV_MEMBERS if not hasattr(env, name)]
     if missing:
         f.add("PG100", f"{type(env).__name__} lacks {', '.join(missing)}, so it is not an "

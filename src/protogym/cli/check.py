@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from protogym.checker.report import CheckReport, ContractError
 
-__all__ = ["add_parser", "load_target", "render_report", "run_check"]
+__all__ = ["add_parser", "load_target", "print_rules", "render_report", "run_check"]
 
 _STYLES = {"error": "bold red", "warning": "yellow", "hint": "cyan"}
 
@@ -27,9 +27,14 @@ def add_parser(subparsers: Any) -> None:
                     "print every finding with its rule id and fix, and exit 1 if a contract "
                     "error fired.",
     )
-    parser.add_argument("target", help="a registered env id, or module:Class / module:factory")
+    parser.add_argument("target", nargs="?",
+                        help="a registered env id, or module:Class / module:factory")
     parser.add_argument("--render", action="store_true",
                         help="also check rendering (the env's mode and every declared mode)")
+    parser.add_argument("--vector", type=int, metavar="N",
+                        help="check make_vec(id, N) with check_vector_env instead")
+    parser.add_argument("--rules", action="store_true",
+                        help="list every rule with its severity and fix, and exit")
     parser.add_argument("--skip", action="append", default=[], metavar="PGxxx[,PGxxx]",
                         help="silence rules by id; repeat or separate with commas")
     parser.add_argument("--plain", action="store_true", help="plain text even if rich is there")
@@ -58,12 +63,27 @@ def load_target(target: str) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    if args.rules:
+        print_rules(plain=args.plain)
+        return 0
+    if args.target is None:
+        raise SystemExit("protogym check: give an env id or module:Class (or --rules)")
     skip = [rule.strip() for item in args.skip for rule in item.split(",") if rule.strip()]
-    env = load_target(args.target)
-    from protogym.checker import check_env
+    from protogym.checker import check_env, check_vector_env
 
+    if args.vector is not None:
+        if ":" in args.target or args.vector < 1:
+            raise SystemExit("protogym check: --vector N takes a registered id and N >= 1")
+        import protogym
+
+        env: Any = protogym.make_vec(args.target, args.vector)
+    else:
+        env = load_target(args.target)
     try:
-        report = check_env(env, warn=False, skip_render_check=not args.render, skip=skip)
+        if args.vector is not None:
+            report = check_vector_env(env, warn=False, skip=skip)
+        else:
+            report = check_env(env, warn=False, skip_render_check=not args.render, skip=skip)
     except ContractError as exc:
         report = exc.report
     finally:
@@ -117,3 +137,28 @@ def _plain_table(rows: list[tuple[str, str, str, str, str]], stream: TextIO) -> 
         cells = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False))
         print(f"{cells}  {row[3]}", file=stream)
         print(f"{' ' * (sum(widths) + 6)}fix: {row[4]}", file=stream)
+
+
+def print_rules(*, plain: bool = False, out: TextIO | None = None) -> None:
+    """Print the rule catalogue: id, severity, name, what it checks and the fix."""
+    from protogym.checker import RULES
+
+    stream = out if out is not None else sys.stdout
+    try:
+        if plain:
+            raise ImportError
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        for rule in RULES.values():
+            print(f"{rule.id}  {rule.severity.value:<7}  {rule.name}: {rule.summary}",
+                  file=stream)
+            print(f"{'':18}fix: {rule.fix}", file=stream)
+        return
+    table = Table(title="protogym conformance rules", show_lines=True)
+    for column in ("rule", "severity", "name", "checks", "fix"):
+        table.add_column(column, overflow="fold")
+    for rule in RULES.values():
+        table.add_row(rule.id, rule.severity.value, rule.name, rule.summary, rule.fix,
+                      style=_STYLES[rule.severity.value])
+    Console(file=stream, highlight=False).print(table)
