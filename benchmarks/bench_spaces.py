@@ -115,6 +115,23 @@ def _cases() -> list[tuple[str, Work, Work, int, float | None]]:
         lambda m: m.Dict(pos=m.Box(-1, 1, (4,)), id=m.Discrete(3)),
         20_000,
     )
+    for count in (4, 16):
+        box = spaces.Box(-1, 1, (4,))
+        items = [box.sample() for _ in range(count)]
+        ours_out = spaces.create_empty_array(box, count)
+        theirs_out = gymnasium.vector.utils.create_empty_array(g.Box(-1, 1, (4,)), count)
+        ours_box, theirs_box = box, g.Box(-1, 1, (4,))
+        cases.append(
+            (
+                f"concatenate(Box(4,), {count} items, out)",
+                lambda ob=ours_box, it=items, o=ours_out: spaces.concatenate(ob, it, o),
+                lambda tb=theirs_box, it=items, o=theirs_out: gymnasium.vector.utils.concatenate(
+                    tb, it, o
+                ),
+                20_000,
+                None,
+            )
+        )
     return cases
 
 
