@@ -1,0 +1,241 @@
+"""`protogym stubs`: Literal overloads of make() for pyright, read from env classes at run time."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, SupportsFloat
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+import protogym
+from protogym.cli import stubs
+from protogym.registration.spec import EnvSpec
+from protogym.spaces import Box, Discrete
+
+
+class Arena(protogym.Env[NDArray[np.float64], NDArray[np.float32]]):
+    action_space: Box
+    observation_space: Box
+    render_mode: str | None = None
+    metadata: Mapping[str, Any] = {"render_modes": []}
+
+    def step(
+        self, action: NDArray[np.float32]
+    ) -> tuple[NDArray[np.float64], SupportsFloat, bool, bool, dict[str, Any]]:
+        return np.zeros(2), 0.0, False, False, {}
+
+
+class Corridor:
+    metadata: Mapping[str, Any] = {"render_modes": []}
+    render_mode: str | None = None
+    action_space = Discrete(2)
+    observation_space = Discrete(4)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.int64, dict[str, Any]]:
+        return np.int64(0), {}
+
+    def step(self, action: int) -> tuple[np.int64, SupportsFloat, bool, bool, dict[str, Any]]:
+        return np.int64(0), 0.0, False, False, {}
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class OldCorridor:
+    def reset(self) -> int:
+        return 0
+
+    def step(self, action: str) -> tuple[int, float, bool, dict[str, Any]]:
+        return 0, 0.0, False, {}
+
+
+def make_corridor() -> Corridor:
+    return Corridor()
+
+
+class Unannotated:
+    def reset(self, *, seed=None, options=None):  # type: ignore[no-untyped-def]
+        return 0, {}
+
+    def step(self, action):  # type: ignore[no-untyped-def]
+        return 0, 0.0, False, False, {}
+
+
+ENTRY_POINTS: dict[str, object] = {
+    "t:Arena": Arena,
+    "t:Corridor": Corridor,
+    "t:make_corridor": make_corridor,
+    "t:OldCorridor": OldCorridor,
+    "t:Unannotated": Unannotated,
+}
+
+
+def load(entry_point: object) -> object:
+    if entry_point == "t:Missing":
+        raise ModuleNotFoundError("No module named 't'")
+    return ENTRY_POINTS[str(entry_point)]
+
+
+def test_env_types_from_generic_base_annotations_and_factories() -> None:
+    assert stubs.env_types_of(Arena) == (NDArray[np.float64], NDArray[np.float32])
+    assert stubs.env_types_of(Corridor) == (np.int64, int)
+    assert stubs.env_types_of(make_corridor) == (np.int64, int)
+    assert stubs.env_types_of(OldCorridor, "done") == (int, str)
+    assert stubs.env_types_of(Unannotated) == (Any, Any)
+
+
+def test_type_writer_spells_types_with_module_imports() -> None:
+    writer = stubs.TypeWriter()
+    assert writer.write(NDArray[np.float32]) == (
+        "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float32]]"
+    )
+    assert writer.write(int | np.integer[Any]) == "int | numpy.integer[typing.Any]"
+    assert writer.write(tuple[int, str] | None) == "tuple[int, str] | None"
+    assert writer.write(dict[str, bool]) == "dict[str, bool]"
+    assert writer.imports == {"numpy", "typing"}
+
+
+def spec(env_id: str, entry_point: str | None, api: str = "terminated_truncated") -> EnvSpec:
+    if entry_point is None:
+        return EnvSpec(id=env_id, vector_entry_point="t:Vector")
+    return EnvSpec(id=env_id, entry_point=entry_point, api=api)  # type: ignore[arg-type]
+
+
+def test_stub_has_one_overload_pair_per_group_of_ids_before_the_general_ones() -> None:
+    result = stubs.build_stub(
+        [
+            spec("t/Arena-v0", "t:Arena"),
+            spec("t/Corridor-v0", "t:Corridor"),
+            spec("t/Corridor-v1", "t:make_corridor"),
+            spec("t/Missing-v0", "t:Missing"),
+            spec("t/VectorOnly-v0", None),
+        ],
+        load=load,
+    )
+    assert result.untyped == {
+        "t/Missing-v0": "its entry point failed to load: No module named 't'",
+        "t/VectorOnly-v0": "no entry point: it has only a vector entry point",
+    }
+    tree = ast.parse(result.text)
+    makes = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make"]
+    ids = [ast.unparse(n.args.args[0].annotation) for n in makes if n.args.args[0].annotation]
+    assert ids == [
+        "typing.Literal['t/Arena-v0']",
+        "typing.Literal['t/Arena-v0']",
+        "typing.Literal['t/Corridor-v0', 't/Corridor-v1']",
+        "typing.Literal['t/Corridor-v0', 't/Corridor-v1']",
+        "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
+        "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
+        "str | EnvSpec",
+        "str | EnvSpec",
+    ]
+    returns = [ast.unparse(n.returns) for n in makes if n.returns is not None]
+    assert returns[2:4] == [
+        "Wrapper[numpy.int64, int, numpy.int64, int]",
+        "LegacyEnv[numpy.int64, int]",
+    ]
+    assert returns[4:] == [
+        "Wrapper[typing.Any, typing.Any, typing.Any, typing.Any]",
+        "LegacyEnv[typing.Any, typing.Any]",
+        "Wrapper[Any, Any, Any, Any]",
+        "LegacyEnv[Any, Any]",
+    ]
+    # Calls that name wrappers fall through to the general overloads: wrappers may retype.
+    wrappers = [
+        ast.unparse(arg.annotation)
+        for n in makes[:2]
+        for arg in n.args.kwonlyargs
+        if arg.arg == "wrappers" and arg.annotation is not None
+    ]
+    assert wrappers == ["None", "None"]
+    assert result.text.startswith("# Generated by `protogym stubs`")
+    assert "from __future__" not in result.text
+    assert all(not n.name.startswith("_") for n in tree.body if isinstance(n, ast.FunctionDef))
+
+
+def run_cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="protogym")
+    stubs.add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+def test_command_writes_a_partial_stub_package(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["stubs", "--output", str(tmp_path / "typings")]) == 0
+    package = tmp_path / "typings" / "protogym-stubs"
+    assert (package / "py.typed").read_text() == "partial\n"
+    stub = package / "registration" / "make.pyi"
+    text = stub.read_text()
+    assert "def make(id: typing.Literal['CartPole-v0', 'CartPole-v1'" in text
+    out = capsys.readouterr().out
+    assert out == f"wrote {stub}: overloads for {len(protogym.registry)} environment ids\n"
+
+
+def _pyright() -> str | None:
+    beside = Path(sys.executable).with_name("pyright")
+    return str(beside) if beside.exists() else shutil.which("pyright")
+
+
+PYRIGHT_SNIPPET = """\
+import protogym
+
+env = protogym.make("CartPole-v1")
+reveal_type(env.reset()[0])
+reveal_type(env.action_space)
+legacy = protogym.make("CartPole-v1", return_two_dones=False)
+reveal_type(legacy.step(0))
+reveal_type(protogym.make("CartPole-v1", wrappers=["ClipReward"]))
+reveal_type(protogym.spaces.Box)
+"""
+
+
+@pytest.mark.skipif(_pyright() is None, reason="pyright is not installed (pip install pyright)")
+def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
+    assert run_cli(["stubs", "--output", str(tmp_path / "typings")]) == 0
+    (tmp_path / "agent.py").write_text(PYRIGHT_SNIPPET)
+    (tmp_path / "pyrightconfig.json").write_text(
+        json.dumps({"stubPath": "typings", "pythonVersion": "3.11"})
+    )
+    pyright = _pyright()
+    assert pyright is not None
+    completed = subprocess.run(
+        [pyright, "--outputjson", "--pythonpath", sys.executable, "agent.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = json.loads(completed.stdout)
+    messages = [
+        (diagnostic["range"]["start"]["line"] + 1, diagnostic["message"])
+        for diagnostic in report["generalDiagnostics"]
+    ]
+    array = "ndarray[tuple[Any, ...], dtype[floating[_32Bit]]]"
+    assert messages == [
+        (4, f'Type of "env.reset()[0]" is "{array}"'),
+        (5, 'Type of "env.action_space" is "Space[int | integer[Any]]"'),
+        (7, f'Type of "legacy.step(0)" is "tuple[{array}, SupportsFloat, bool, dict[str, Any]]"'),
+        (
+            8,
+            'Type of "protogym.make("CartPole-v1", wrappers=["ClipReward"])" is '
+            '"Wrapper[Any, Any, Any, Any]"',
+        ),
+        (9, 'Type of "protogym.spaces.Box" is "type[Box]"'),
+    ]
