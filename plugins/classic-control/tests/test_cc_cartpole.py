@@ -12,6 +12,7 @@ from protogym_classic_control.cartpole import CartPoleEnv
 
 import protogym
 from protogym.error import ResetNeeded
+from protogym.registration import spec
 from protogym.spaces import Box, Discrete
 
 THETA_LIMIT = 12 * 2 * math.pi / 360
@@ -205,9 +206,9 @@ def test_cc_cartpole_is_an_env_with_the_explicit_defaults() -> None:
 def test_cc_cartpole_registered_specs(env_id: str, limit: int, threshold: float) -> None:
     if env_id == "CartPole-v0":
         with pytest.warns(DeprecationWarning, match="the newest version is 'CartPole-v1'"):
-            spec = protogym.spec(env_id)
+            registered = spec(env_id)
     else:
-        spec = protogym.spec(env_id)
-    assert spec.entry_point == "protogym_classic_control.cartpole:CartPoleEnv"
-    assert spec.max_episode_steps == limit
-    assert spec.reward_threshold == threshold
+        registered = spec(env_id)
+    assert registered.entry_point == "protogym_classic_control.cartpole:CartPoleEnv"
+    assert registered.max_episode_steps == limit
+    assert registered.reward_threshold == threshold
