@@ -32,6 +32,11 @@ SPECS = {
     "Pendulum-v1": ("pendulum:PendulumEnv", 200, None),
     "Acrobot-v1": ("acrobot:AcrobotEnv", 500, -100.0),
 }
+# The native vector envs registered so far (protogym_classic_control.vector).
+VECTOR_ENTRY_POINTS = {
+    "CartPole-v0": "cartpole:CartPoleVectorEnv",
+    "CartPole-v1": "cartpole:CartPoleVectorEnv",
+}
 CURRENT_IDS = [env_id for env_id in SPECS if env_id != "CartPole-v0"]
 
 
@@ -57,6 +62,9 @@ def test_cc_registered_with_gymnasiums_limits_and_thresholds(env_id: str) -> Non
     assert registered.max_episode_steps == limit
     assert registered.reward_threshold == threshold
     assert registered.kwargs == {}
+    vector = VECTOR_ENTRY_POINTS.get(env_id)
+    expected_vector = None if vector is None else f"protogym_classic_control.vector.{vector}"
+    assert registered.vector_entry_point == expected_vector
     assert registered.plugin == "protogym-classic-control"
     reference = gymnasium.spec(env_id)
     assert (reference.max_episode_steps, reference.reward_threshold) == (limit, threshold)

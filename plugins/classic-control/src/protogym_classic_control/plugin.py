@@ -22,12 +22,14 @@ def protogym_register_envs(registry: Registry) -> None:
     registry.register(
         id="CartPole-v0",
         entry_point=f"{_ENVS}.cartpole:CartPoleEnv",
+        vector_entry_point=f"{_ENVS}.vector.cartpole:CartPoleVectorEnv",
         max_episode_steps=200,
         reward_threshold=195.0,
     )
     registry.register(
         id="CartPole-v1",
         entry_point=f"{_ENVS}.cartpole:CartPoleEnv",
+        vector_entry_point=f"{_ENVS}.vector.cartpole:CartPoleVectorEnv",
         max_episode_steps=500,
         reward_threshold=475.0,
     )
