@@ -33,7 +33,11 @@ def test_tuple_seed_forms() -> None:
     with pytest.raises(ValueError, match=re.escape("Tuple.seed got 3 seeds for 2 sub-spaces")):
         space.seed([1, 2, 3])
     with pytest.raises(
-        ValueError, match=re.escape("Tuple.seed() takes a non-negative int or None")
+        ValueError,
+        match=re.escape(
+            "Tuple.seed() takes a non-negative int, a list of one seed per sub-space, or None, "
+            "got '7'"
+        ),
     ):
         space.seed("7")
 
@@ -161,3 +165,24 @@ def test_composites_accept_a_generator_as_seed() -> None:
     assert Tuple([Discrete(2)], seed=generator).np_random is generator
     assert Dict({"a": Discrete(2)}, seed=generator).np_random is generator
     assert OneOf([Discrete(2)], seed=generator).np_random is generator
+
+
+@pytest.mark.parametrize(
+    ("space", "message"),
+    [
+        (Discrete(2), "Discrete.seed() takes a non-negative int or None, got -1"),
+        (
+            Dict({"a": Discrete(2)}),
+            "Dict.seed() takes a non-negative int, a dict of one seed per key, or None, got -1",
+        ),
+        (
+            OneOf([Discrete(2)]),
+            "OneOf.seed() takes a non-negative int, a tuple (own seed, one seed per sub-space), "
+            "or None, got -1",
+        ),
+    ],
+)
+def test_bad_seeds_say_what_is_accepted(space: Any, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        space.seed(-1)
+    assert str(info.value) == message

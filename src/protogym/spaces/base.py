@@ -23,12 +23,12 @@ SeedLike = int | np.integer[Any] | np.random.Generator | None
 """What a space constructor's `seed=` accepts: an int, a ready generator, or nothing."""
 
 
-def check_seed(owner: str, seed: object) -> int | None:
+def check_seed(owner: str, seed: object, forms: str = "a non-negative int or None") -> int | None:
     """Normalise a seed to a Python int (or None), raising a clear error for anything else."""
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"{owner}.seed() takes a non-negative int or None, got {seed!r}")
+        raise ValueError(f"{owner}.seed() takes {forms}, got {seed!r}")
     return int(seed)
 
 
@@ -40,6 +40,8 @@ class SpaceBase(Space[T_co]):
     """
 
     _np_random: np.random.Generator | None
+    _seed_forms = "a non-negative int or None"
+    """What `seed()` accepts, for the error message; composite spaces accept more."""
 
     def __init__(
         self,
@@ -89,7 +91,8 @@ class SpaceBase(Space[T_co]):
 
     def seed(self, seed: Any | None = None) -> Any:
         """Reseed this space; returns the seed used (fresh OS entropy when `seed` is None)."""
-        self._np_random, used = _make_np_random(check_seed(type(self).__name__, seed))
+        checked = check_seed(type(self).__name__, seed, self._seed_forms)
+        self._np_random, used = _make_np_random(checked)
         return used
 
     def __contains__(self, x: object) -> bool:

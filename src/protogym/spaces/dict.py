@@ -24,6 +24,8 @@ class Dict(SpaceBase[builtins.dict[str, Any]]):
     ``sort_keys=False``. Sub-spaces may also be given as keyword arguments.
     """
 
+    _seed_forms = "a non-negative int, a dict of one seed per key, or None"
+
     def __init__(
         self,
         spaces: Mapping[str, Space[Any]] | Sequence[tuple[str, Space[Any]]] | None = None,

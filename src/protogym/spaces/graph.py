@@ -39,6 +39,8 @@ class Graph(SpaceBase[GraphInstance]):
     edge spaces from it, as Gymnasium does, so samples match Gymnasium's under one seed.
     """
 
+    _seed_forms = "a non-negative int, a tuple (graph, node[, edge]) of seeds, or None"
+
     def __init__(
         self,
         node_space: Box | Discrete,

@@ -21,6 +21,8 @@ class OneOf(SpaceBase[builtins.tuple[np.int64, Any]]):
     values as Gymnasium); ``seed((s, s0, s1, ...))`` gives the index seed and one per child.
     """
 
+    _seed_forms = "a non-negative int, a tuple (own seed, one seed per sub-space), or None"
+
     def __init__(self, spaces: Iterable[Space[Any]], seed: SeedLike | Sequence[Any] = None):
         self.spaces: builtins.tuple[Space[Any], ...] = check_subspaces("OneOf", spaces)
         if not self.spaces:

@@ -25,6 +25,8 @@ class Sequence(SpaceBase[SequenceSample]):
     for a `Box`, ...), as `batch_space`/`concatenate` lay it out.
     """
 
+    _seed_forms = "a non-negative int, a (sequence seed, feature seed) pair, or None"
+
     def __init__(
         self,
         space: Space[Any],

@@ -21,6 +21,8 @@ class Tuple(SpaceBase[builtins.tuple[Any, ...]]):
     same child seeds as Gymnasium); ``seed([s0, s1, ...])`` seeds each sub-space directly.
     """
 
+    _seed_forms = "a non-negative int, a list of one seed per sub-space, or None"
+
     def __init__(self, spaces: Iterable[Space[Any]], seed: SeedLike | Sequence[Any] = None):
         self.spaces: builtins.tuple[Space[Any], ...] = check_subspaces("Tuple", spaces)
         super().__init__(None, None, seed if isinstance(seed, np.random.Generator) else None)
