@@ -49,7 +49,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
 
     draws_per_reset: ClassVar[int]
     render_fps: ClassVar[int] = 50
-    buffered_resets: ClassVar[int] = 64
+    buffered_resets: int = 64
     """Resets' worth of uniforms drawn ahead per sub-env (memory vs. generator calls)."""
 
     single_observation_space: Box

@@ -1,0 +1,217 @@
+"""Native vector classic control: every sub-env follows its single-env twin exactly.
+
+Each case steps a native vector env beside a `SyncVectorEnv` of single envs made by
+`protogym.make` (and an `AsyncVectorEnv` for CartPole) under the same seeds and random
+actions, through episode ends, in every autoreset mode, and compares bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from protogym_classic_control.vector.acrobot import AcrobotVectorEnv
+from protogym_classic_control.vector.cartpole import CartPoleVectorEnv
+from protogym_classic_control.vector.continuous_mountain_car import (
+    ContinuousMountainCarVectorEnv,
+)
+from protogym_classic_control.vector.mountain_car import MountainCarVectorEnv
+from protogym_classic_control.vector.pendulum import PendulumVectorEnv
+
+import protogym
+from protogym.error import ClosedEnvironmentError, ResetNeeded
+from protogym.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
+
+NUM_ENVS = 3
+
+Case = tuple[str, Callable[..., Any], int, Callable[[np.random.Generator], Any]]
+
+
+def discrete(n: int) -> Callable[[np.random.Generator], Any]:
+    return lambda rng: rng.integers(0, n, size=NUM_ENVS)
+
+
+def torque(dtype: Any, scale: float) -> Callable[[np.random.Generator], Any]:
+    return lambda rng: (rng.uniform(-scale, scale, size=(NUM_ENVS, 1))).astype(dtype)
+
+
+CASES: list[Case] = [
+    ("CartPole-v1", CartPoleVectorEnv, 500, discrete(2)),
+    ("MountainCar-v0", MountainCarVectorEnv, 25, discrete(3)),
+    ("MountainCarContinuous-v0", ContinuousMountainCarVectorEnv, 25, torque(np.float32, 1.5)),
+    ("Pendulum-v1", PendulumVectorEnv, 20, torque(np.float32, 3.0)),
+    ("Acrobot-v1", AcrobotVectorEnv, 15, discrete(3)),
+]
+
+
+def assert_same_step(a: Any, b: Any, step: int) -> None:
+    for name, x, y in zip(("obs", "reward", "terminated", "truncated"), a[:4], b[:4], strict=True):
+        np.testing.assert_array_equal(x, y, err_msg=f"{name} differs at step {step}")
+    infos_a, infos_b = a[4], b[4]
+    assert ("_final_observation" in infos_a) == ("_final_observation" in infos_b), step
+    if "_final_observation" in infos_a:
+        np.testing.assert_array_equal(infos_a["_final_observation"], infos_b["_final_observation"])
+        for index in np.flatnonzero(infos_a["_final_observation"]):
+            np.testing.assert_array_equal(
+                infos_a["final_observation"][index], infos_b["final_observation"][index]
+            )
+
+
+def run_pair(
+    native: Any,
+    reference: Any,
+    actions: Callable[[np.random.Generator], Any],
+    steps: int,
+    seed: int,
+) -> int:
+    """Step both in lockstep; return how many episode ends were crossed."""
+    rng = np.random.default_rng(seed)
+    obs_a, _ = native.reset(seed=seed)
+    obs_b, _ = reference.reset(seed=seed)
+    np.testing.assert_array_equal(obs_a, obs_b)
+    ends = 0
+    for step in range(steps):
+        batch = actions(rng)
+        a = native.step(batch)
+        b = reference.step(batch)
+        assert_same_step(a, b, step)
+        ends += int(np.sum(a[2] | a[3]))
+    return ends
+
+
+@pytest.mark.filterwarnings("ignore:CartPoleEnv.step.. was called after:UserWarning")
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+@pytest.mark.parametrize(
+    ("env_id", "vector_cls", "limit", "actions"), CASES, ids=[case[0] for case in CASES]
+)
+def test_native_matches_sync_of_single_envs(
+    env_id: str,
+    vector_cls: Callable[..., Any],
+    limit: int,
+    actions: Callable[[np.random.Generator], Any],
+    mode: AutoresetMode,
+) -> None:
+    native = vector_cls(NUM_ENVS, max_episode_steps=limit, autoreset_mode=mode)
+    reference = SyncVectorEnv(
+        [lambda: protogym.make(env_id, max_episode_steps=limit, disable_env_checker=True)]
+        * NUM_ENVS,
+        autoreset_mode=mode,
+    )
+    assert isinstance(native, VectorEnv)
+    assert native.autoreset_mode is mode
+    assert native.single_observation_space == reference.single_observation_space
+    assert native.single_action_space == reference.single_action_space
+    steps = 60 if mode is not AutoresetMode.DISABLED else 30
+    ends = run_pair(native, reference, actions, steps, seed=7)
+    assert ends > 0  # the comparison crossed episode boundaries
+    native.close()
+    reference.close()
+
+
+def test_native_sync_and_async_cartpole_are_one_trajectory() -> None:
+    fns = [lambda: protogym.make("CartPole-v1")] * 4
+    native = CartPoleVectorEnv(4)
+    sync = SyncVectorEnv(fns)
+    parallel = AsyncVectorEnv(fns, num_workers=2)
+    try:
+        rng = np.random.default_rng(11)
+        results = [env.reset(seed=123)[0] for env in (native, sync, parallel)]
+        for step in range(80):
+            batch = rng.integers(0, 2, size=4)
+            a, b, c = (env.step(batch) for env in (native, sync, parallel))
+            assert_same_step(a, b, step)
+            assert_same_step(a, c, step)
+        np.testing.assert_array_equal(results[0], results[2])
+    finally:
+        parallel.close()
+
+
+def test_cartpole_options_and_rewards_variants_match_the_single_env() -> None:
+    native = CartPoleVectorEnv(2, sutton_barto_reward=True)
+    reference = SyncVectorEnv([lambda: protogym.make("CartPole-v1", sutton_barto_reward=True)] * 2)
+    obs_a, _ = native.reset(seed=3, options={"low": -0.2, "high": 0.2})
+    obs_b, _ = reference.reset(seed=3, options={"low": -0.2, "high": 0.2})
+    np.testing.assert_array_equal(obs_a, obs_b)
+    rng = np.random.default_rng(0)
+    for step in range(40):
+        batch = rng.integers(0, 2, size=2)
+        assert_same_step(native.step(batch), reference.step(batch), step)
+    semi = CartPoleVectorEnv(2)
+    semi.kinematics_integrator = "semi-implicit euler"
+    single = protogym.make("CartPole-v1")
+    single.unwrapped.kinematics_integrator = "semi-implicit euler"  # type: ignore[attr-defined]
+    obs, _ = semi.reset(seed=9)
+    np.testing.assert_array_equal(obs[0], single.reset(seed=9)[0])
+    for _ in range(5):
+        obs, *_ = semi.step(np.array([1, 0]))
+        np.testing.assert_array_equal(obs[0], single.step(1)[0])
+
+
+def test_pendulum_float64_torques_and_acrobot_noise_match() -> None:
+    native = PendulumVectorEnv(NUM_ENVS, max_episode_steps=10)
+    reference = SyncVectorEnv(
+        [lambda: protogym.make("Pendulum-v1", max_episode_steps=10, disable_env_checker=True)] * 3
+    )
+    run_pair(native, reference, torque(np.float64, 2.5), 25, seed=2)
+
+    noisy = AcrobotVectorEnv(NUM_ENVS, max_episode_steps=6, torque_noise_max=0.3)
+
+    def noisy_single() -> Any:
+        env = protogym.make("Acrobot-v1", max_episode_steps=6)
+        env.unwrapped.torque_noise_max = 0.3  # type: ignore[attr-defined]
+        return env
+
+    reference = SyncVectorEnv([noisy_single] * NUM_ENVS)
+    assert run_pair(noisy, reference, discrete(3), 20, seed=5) > 0
+
+
+def test_reset_mask_resets_only_the_chosen_sub_envs() -> None:
+    env = CartPoleVectorEnv(3, autoreset_mode="disabled")
+    env.reset(seed=0)
+    moved, *_ = env.step(np.array([1, 1, 1]))
+    obs, _ = env.reset(options={"reset_mask": np.array([False, True, False])})
+    np.testing.assert_array_equal(obs[[0, 2]], moved[[0, 2]])
+    assert not np.array_equal(obs[1], moved[1])
+
+
+def test_bad_actions_and_misuse_are_clear_errors() -> None:
+    env = CartPoleVectorEnv(2)
+    with pytest.raises(ResetNeeded, match=r"call env\.reset"):
+        env.step(np.array([0, 1]))
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"int array of shape \(2,\) with values 0 or 1"):
+        env.step(np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match=r"actions outside \{0, 1\}"):
+        env.step(np.array([0, -1]))
+    with pytest.raises(ValueError, match=r"actions outside \{0, 1\}"):
+        env.step(np.array([2, 1]))
+    pendulum = PendulumVectorEnv(1)
+    pendulum.reset(seed=0)
+    with pytest.raises(ValueError, match="NaN"):
+        pendulum.step(np.array([[np.nan]], dtype=np.float32))
+    with pytest.raises(ValueError, match=r"float array of shape \(1, 1\)"):
+        pendulum.step(np.array([0.5]))
+    with pytest.raises(ValueError, match="num_envs to be a positive int, got 0"):
+        CartPoleVectorEnv(0)
+    with pytest.raises(ValueError, match="render_mode 'rgb_array' or None, got 'human'"):
+        CartPoleVectorEnv(1, render_mode="human")
+    with pytest.raises(ValueError, match="first reset of CartPoleVectorEnv must reset every"):
+        CartPoleVectorEnv(2).reset(options={"reset_mask": np.array([True, False])})
+    env.close()
+    env.close()
+    with pytest.raises(ClosedEnvironmentError, match="is closed"):
+        env.step(np.array([0, 1]))
+
+
+def test_render_draws_one_frame_per_sub_env_like_the_single_env() -> None:
+    env = CartPoleVectorEnv(2, render_mode="rgb_array")
+    env.reset(seed=4)
+    frames = env.render()
+    assert frames is not None and len(frames) == 2
+    single = protogym.make("CartPole-v1", render_mode="rgb_array")
+    single.reset(seed=5)
+    np.testing.assert_array_equal(frames[1], single.render())
+    assert CartPoleVectorEnv(1).render() is None
+    env.close()
