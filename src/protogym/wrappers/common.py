@@ -59,6 +59,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType]):
         super().__init__(env)
         self._max_episode_steps = max_episode_steps
         self._elapsed_steps = 0
+        self._spec: EnvSpec | None = None
 
     @property
     def max_episode_steps(self) -> int:
@@ -81,14 +82,13 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType]):
     @property
     def spec(self) -> EnvSpec | None:
         """The inner spec with this wrapper's `max_episode_steps` (or the spec `make` set)."""
-        own: EnvSpec | None = self.__dict__.get("_spec")
-        if own is not None:
-            return own
+        if self._spec is not None:
+            return self._spec
         return _evolved_spec(self.env, max_episode_steps=self._max_episode_steps)
 
     @spec.setter
     def spec(self, value: EnvSpec | None) -> None:
-        self.__dict__["_spec"] = value
+        self._spec = value
 
 
 class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType]):
@@ -142,6 +142,7 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType]):
         super().__init__(env)
         self._has_reset = False
         self._disable_render_order_enforcing = disable_render_order_enforcing
+        self._spec: EnvSpec | None = None
 
     @property
     def has_reset(self) -> bool:
@@ -157,7 +158,9 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType]):
     ) -> tuple[ObsType, dict[str, Any]]:
         result = self.env.reset(seed=seed, options=options)
         self._has_reset = True
-        self.__dict__["step"] = self._step_then_bind
+        # object.__setattr__, not self.__dict__: touching __dict__ makes CPython move the
+        # instance's attributes into a real dict, which slows every later attribute load.
+        object.__setattr__(self, "step", self._step_then_bind)
         return result
 
     def _step_then_bind(
@@ -169,7 +172,7 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType]):
         the first one (as the passive checker does) be bound in its final, direct form.
         """
         result = self.env.step(action)
-        self.__dict__["step"] = self.env.step
+        object.__setattr__(self, "step", self.env.step)
         return result
 
     def render(self) -> Any:
@@ -180,14 +183,13 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType]):
     @property
     def spec(self) -> EnvSpec | None:
         """The inner spec with `order_enforce=True` (or the spec `make` set)."""
-        own: EnvSpec | None = self.__dict__.get("_spec")
-        if own is not None:
-            return own
+        if self._spec is not None:
+            return self._spec
         return _evolved_spec(self.env, order_enforce=True)
 
     @spec.setter
     def spec(self, value: EnvSpec | None) -> None:
-        self.__dict__["_spec"] = value
+        self._spec = value
 
 
 class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType]):
