@@ -19,6 +19,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ class TrivialEnv:
     def __init__(self, continuous: bool) -> None:
         self.observation_space = Box(-np.inf, np.inf, (4,), np.float32)
         self.action_space = Box(-1.0, 1.0, (2,), np.float32) if continuous else Discrete(2)
-        self._result = (OBS, 1.0, False, False, {})
+        self._result: tuple[Any, ...] = (OBS, 1.0, False, False, {})
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         return OBS.copy(), {}
@@ -68,7 +69,7 @@ class TrivialEnv:
         return None
 
 
-class GymTrivialEnv(gymnasium.Env):  # type: ignore[misc]
+class GymTrivialEnv(gymnasium.Env):
     """The same env for Gymnasium."""
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
@@ -80,7 +81,7 @@ class GymTrivialEnv(gymnasium.Env):  # type: ignore[misc]
             if continuous
             else gymnasium.spaces.Discrete(2)
         )
-        self._result = (OBS, 1.0, False, False, {})
+        self._result: tuple[Any, ...] = (OBS, 1.0, False, False, {})
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
@@ -149,9 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         best_ours = best_theirs = float("inf")
         for _ in range(args.repeats):
             best_ours = min(best_ours, added_ns(
-                ours, lambda c=continuous: TrivialEnv(c), action, args.steps))
+                ours, partial(TrivialEnv, continuous), action, args.steps))
             best_theirs = min(best_theirs, added_ns(
-                theirs, lambda c=continuous: GymTrivialEnv(c), action, args.steps))
+                theirs, partial(GymTrivialEnv, continuous), action, args.steps))
         if name.startswith("make stack"):
             make_stack_ns = best_ours
         # A wrapper that is free after reset can measure at or below zero: report 1 ns.
