@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 import re
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protogym_classic_control.cartpole import CartPoleEnv
 
 import protogym
 from protogym.error import ResetNeeded
@@ -357,3 +360,29 @@ def test_cc_observations_stay_in_the_observation_space(env_id: str, seed: int) -
             assert -(math.pi**2 + 0.1 * 64 + 0.001 * 4) <= reward <= 0.0
         if terminated or truncated:
             obs, _ = env.reset()
+
+
+def test_cc_discovery_imports_the_plugin_module_but_no_env_module() -> None:
+    script = (
+        "import sys, protogym\n"
+        "assert protogym.registry['Acrobot-v1'].plugin == 'protogym-classic-control'\n"
+        "print(sorted(m for m in sys.modules\n"
+        "             if m.startswith(('protogym_classic_control', 'pygame'))))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert (
+        result.stdout.strip() == "['protogym_classic_control', 'protogym_classic_control.plugin']"
+    )
+
+
+def test_cc_discrete_envs_take_python_ints_and_sampled_numpy_integers() -> None:
+    # Type-checked by mypy as well: both calls must be accepted by the env's signature.
+    env = CartPoleEnv()
+    env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(0)
+    sampled = env.action_space.sample()
+    obs, reward, terminated, truncated, info = env.step(sampled)
+    assert isinstance(sampled, np.int64)
+    assert obs.dtype == np.float32 and reward == 1.0
