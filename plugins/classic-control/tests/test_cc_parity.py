@@ -181,3 +181,28 @@ def test_cc_a_feedback_policy_terminates_on_the_same_step(case: Case, seed: int)
         if terminated:
             break
     assert terminated, "the policy should reach termination within the step limit"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.env_id)
+def test_cc_made_envs_match_gymnasiums_including_truncation(case: Case) -> None:
+    import gymnasium
+
+    import protogym
+
+    ours = protogym.make(case.env_id)
+    theirs = gymnasium.make(case.env_id)
+    theirs.action_space.seed(11)
+    ours.reset(seed=11)
+    theirs.reset(seed=11)
+    endings = []
+    for step in range(case.max_episode_steps + 300):
+        action = theirs.action_space.sample()
+        obs, reward, terminated, truncated, _ = ours.step(action)
+        ref_obs, ref_reward, ref_terminated, ref_truncated, _ = theirs.step(action)
+        _assert_close(case, obs, ref_obs, f"obs at step {step}")
+        _assert_close(case, reward, ref_reward, f"reward at step {step}")
+        assert (terminated, truncated) == (ref_terminated, ref_truncated), f"step {step}"
+        if terminated or truncated:
+            endings.append((step, terminated, truncated))
+            _assert_close(case, ours.reset()[0], theirs.reset()[0], f"reset after {step}")
+    assert endings
