@@ -339,3 +339,34 @@ def test_checker_legacy_env_made_with_api_done_is_clean() -> None:
     assert report.results == []
     legacy = protogym.make(register_legacy_corridors()[1], return_two_dones=False)
     assert check_env(legacy).results == []
+
+
+def test_checker_leaves_wrappers_above_a_made_env_alone() -> None:
+    from protogym.wrappers import NormalizeObservation
+
+    env = NormalizeObservation(protogym.make(register_corridors()["structural"]))
+    count = float(env.obs_rms.count)
+    report = check_env(env)
+    assert [(r.id, r.message) for r in report] == [
+        ("PG304", "Checked StructuralCorridor<checker/StructuralCorridor-v0> through make's "
+                  "own wrappers only; NormalizeObservation above it was left alone.")
+    ]
+    assert float(env.obs_rms.count) == count
+
+
+class _DoubleReward(protogym.RewardWrapper[Any, Any]):
+    def reward(self, reward: SupportsFloat) -> SupportsFloat:
+        return float(reward) * 2
+
+
+class _NanReward(protogym.RewardWrapper[Any, Any]):
+    def reward(self, reward: SupportsFloat) -> SupportsFloat:
+        return float("nan")
+
+
+def test_checker_drives_a_stack_the_caller_built_whole() -> None:
+    assert check_env(_DoubleReward(StructuralCorridor())).results == []
+    with pytest.warns(CheckerWarning, match="^PG210 reward-not-finite: step\\(\\) returned "
+                      "reward=nan."):
+        report = check_env(_NanReward(StructuralCorridor()))
+    assert report.ids == ["PG210"]

@@ -1,11 +1,13 @@
 """`check_env`: drive an env through the contract and report every rule it breaks.
 
-The env is checked as the caller will use it, through whatever wrappers `make` put around it
-(so the checks see what an agent sees), except for a legacy-API layer (`StepCompatibility`
-with ``return_two_dones=False``), which is looked through because it breaks the 5-tuple
-contract on purpose. The seeding checks read the generator of the innermost env. A
-`PassiveEnvChecker` inside the stack is muted while the check runs: its findings would only
-repeat these. Nothing in the stack is replaced or re-wrapped.
+A made env is checked through the wrappers `make` itself applies (the passive checker,
+order enforcing, the time limit, render collection), so the checks see what an agent of the
+registered env sees. Other wrappers above them are looked through and left untouched (hint
+PG304): a normaliser or a frame stack would change state under the check and make seeded
+resets look irreproducible, and `StepCompatibility(return_two_dones=False)` breaks the
+5-tuple contract on purpose. How the env is written (reset's signature, its generator) is
+read from the innermost env. A `PassiveEnvChecker` inside the stack is muted while the
+check runs, as its findings would only repeat these. Nothing is replaced or re-wrapped.
 """
 
 from __future__ import annotations
@@ -68,33 +70,72 @@ def describe(env: object) -> str:
     return f"{name}<{spec_id}>" if spec_id else name
 
 
-def contract_layer(env: Any) -> Any:
-    """The outermost layer that claims the 5-tuple API: looks through legacy-API adapters."""
-    while getattr(env, "return_two_dones", True) is False and hasattr(env, "env"):
-        env = env.env
-    return env
+def layers(env: Any) -> list[Any]:
+    """The stack from `env` inward, following `.env` down to the innermost new-API env.
 
-
-def bare(env: Any) -> Any:
-    """The innermost new-API env, for checks of how it is written rather than how it behaves.
-
-    Follows `.env` down the wrapper stack, stopping at a `LegacyEnvAdapter`: the old-API env
-    below it is not expected to follow the new `reset` signature.
+    Stops at a `LegacyEnvAdapter`: the old-API env below it is not held to the new contract.
     """
     from protogym.compat import LegacyEnvAdapter
 
+    stack = [env]
     while not isinstance(env, LegacyEnvAdapter):
         inner = getattr(env, "env", None)
         if inner is None or not isinstance(inner, Env):
             break
+        stack.append(inner)
         env = inner
-    return env
+    return stack
+
+
+def bare(env: Any) -> Any:
+    """The innermost new-API env, for checks of how it is written rather than how it behaves."""
+    return layers(env)[-1]
+
+
+def _standard_layers() -> tuple[type, ...]:
+    """The wrappers `make` puts around every env: checking through them disturbs nothing."""
+    from protogym.registration.make import _Made
+    from protogym.wrappers.common import OrderEnforcing, TimeLimit
+    from protogym.wrappers.env_checker import PassiveEnvChecker
+    from protogym.wrappers.rendering import HumanRendering, RenderCollection
+
+    return (PassiveEnvChecker, OrderEnforcing, TimeLimit, RenderCollection, HumanRendering,
+            _Made)
+
+
+def contract_layer(env: Any) -> tuple[Any, list[str]]:
+    """The layer to drive, and the names of the wrappers above it that are looked through.
+
+    For a made env, that is the outermost layer reached from the bare env through `make`'s
+    own wrappers; a stack without any of them was built by the caller and is driven whole
+    (below a legacy-API layer). Any other wrapper on a made env (a normaliser, a frame
+    stack, a video recorder, the legacy-API `StepCompatibility`) is left alone: driving it
+    would change its state, and its statistics would make seeded resets look irreproducible.
+    """
+    stack = layers(env)
+    standard = _standard_layers()
+    if any(isinstance(layer, standard) for layer in stack):
+        index = len(stack) - 1
+        while index > 0 and isinstance(stack[index - 1], standard):
+            index -= 1
+    else:  # not made: the caller built this stack and asks about all of it
+        index = 0
+        while index < len(stack) - 1 and getattr(stack[index], "return_two_dones", 1) is False:
+            index += 1
+    skipped = [
+        type(layer).__name__ for layer in stack[:index]
+        if getattr(layer, "return_two_dones", True) is not False
+    ]
+    return stack[index], skipped
 
 
 def _run(env: Any, f: Findings, *, skip_render_check: bool) -> None:
     if not passive.check_env_members(env, f):
         raise _StopChecksError
-    env = contract_layer(env)
+    env, looked_through = contract_layer(env)
+    if looked_through:
+        f.add("PG304", f"Checked {describe(env)} through make's own wrappers only; "
+                       f"{', '.join(looked_through)} above it was left alone.")
     action_space, observation_space = env.action_space, env.observation_space
     spaces_ok = passive.check_space(action_space, "action", f, hints=True)
     spaces_ok &= passive.check_space(observation_space, "observation", f, hints=True)

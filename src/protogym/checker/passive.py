@@ -225,7 +225,7 @@ def _check_obs_type(obs: object, space: Any, where: str, f: Findings) -> None:
                            f"for a Discrete space, got {got}.")
     elif kind == "Box":
         if not isinstance(obs, np.ndarray):
-            if space.shape != () or not isinstance(obs, np.generic):
+            if space.shape != ():  # a scalar Box accepts Python and numpy scalars alike
                 f.add("PG201", f"The observation from {where} should be a numpy array for a "
                                f"Box space, got {got}.")
         elif obs.dtype != space.dtype:

@@ -190,6 +190,11 @@ _CATALOGUE = (
          "The other declared render modes could not be tested: the env has no spec to "
          "rebuild it from.",
          "Check a made env (protogym.make(id)), whose spec records how to rebuild it."),
+    Rule("PG304", _H, "wrappers-looked-through",
+         "Wrappers other than make's own were above the env; they were looked through and "
+         "left untouched, so their behaviour was not checked.",
+         "Nothing, to check the env; to check a wrapper, check it around a bare env and "
+         "expect stateful wrappers (normalisers) to break seeded reproducibility."),
     # ---- vector envs -----------------------------------------------------------------------
     Rule("PG160", _E, "not-a-vector-env",
          "The object lacks members of a vector env (num_envs, single and batched spaces, "
