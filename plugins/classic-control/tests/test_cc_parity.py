@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @dataclass(frozen=True)
@@ -206,3 +208,36 @@ def test_cc_made_envs_match_gymnasiums_including_truncation(case: Case) -> None:
             endings.append((step, terminated, truncated))
             _assert_close(case, ours.reset()[0], theirs.reset()[0], f"reset after {step}")
     assert endings
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    index=st.integers(0, len(CASES) - 1),
+    seed=st.integers(0, 2**32 - 1),
+    bounds=st.tuples(st.floats(-0.3, 0.3, allow_nan=False), st.floats(0.0, 0.3, allow_nan=False)),
+)
+def test_cc_any_seed_and_start_range_gives_gymnasiums_trajectory(
+    index: int, seed: int, bounds: tuple[float, float]
+) -> None:
+    case = CASES[index]
+    low, width = bounds
+    if case.env_id == "Pendulum-v1":
+        options = {"x_init": low + 3.0, "y_init": width}
+    elif case.env_id.startswith("MountainCar"):
+        options = {"low": low - 0.6, "high": low - 0.6 + width}
+    else:
+        options = {"low": low / 3, "high": low / 3 + width / 3}
+    ours, theirs = _make_pair(case)
+    obs, _ = ours.reset(seed=seed, options=options)
+    ref_obs, _ = theirs.reset(seed=seed, options=options)
+    _assert_close(case, obs, ref_obs, f"initial observation under {options}")
+    theirs.action_space.seed(seed)
+    for step in range(60):
+        action = theirs.action_space.sample()
+        obs, reward, terminated, _, _ = ours.step(action)
+        ref_obs, ref_reward, ref_terminated, _, _ = theirs.step(action)
+        _assert_close(case, obs, ref_obs, f"obs at step {step}")
+        _assert_close(case, reward, ref_reward, f"reward at step {step}")
+        assert terminated == ref_terminated
+        if terminated:
+            break
