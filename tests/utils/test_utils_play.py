@@ -320,3 +320,57 @@ def test_utils_play_plot_checks_callback_values() -> None:
     plot: PlayPlot[int, int] = PlayPlot(_metrics, 5, ["only one"])
     with pytest.raises(ValueError, match=r"returned 2 values for the 1 plots \['only one'\]"):
         plot.callback(0, 1, RIGHT, 1.0, False, False, {})
+
+
+class TurnBasedCorridor(Corridor):
+    metadata: ClassVar[dict[str, Any]] = {**Corridor.metadata, "turn_based": True}
+
+
+protogym.register("utils-play/Corridor-v0", entry_point=Corridor)
+protogym.register("utils-play/TurnBasedCorridor-v0", entry_point=TurnBasedCorridor)
+protogym.register("utils-play/NoKeys-v0", entry_point=NoKeys)
+
+
+def _cli(argv: list[str]) -> int:
+    import argparse
+
+    from protogym.cli import play as play_command
+
+    parser = argparse.ArgumentParser(prog="protogym")
+    play_command.add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+def test_utils_play_cli_turn_based_from_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    recorder = Recorder()
+    calls: list[tuple[bool, int | None]] = []
+    original = play
+
+    def spy(env: Any, **kwargs: Any) -> None:
+        calls.append((kwargs["wait_on_player"], kwargs["seed"]))
+        original(env, callback=recorder, **kwargs)
+
+    monkeypatch.setattr("protogym.utils.play.play", spy)
+    post(*press(pygame.K_RIGHT, ord("j")), QUIT)
+    assert _cli(["play", "utils-play/TurnBasedCorridor-v0", "--seed", "4", "--zoom", "2"]) == 0
+    assert recorder.actions == [RIGHT, JUMP]
+    assert calls == [(True, 4)]
+    assert recorder.window_sizes == [(80, 16)] * 2
+    post(QUIT)
+    assert _cli(["play", "utils-play/Corridor-v0", "--fps", "500"]) == 0
+    assert calls[-1] == (False, None)
+    post(QUIT)
+    assert _cli(["play", "utils-play/TurnBasedCorridor-v0", "--realtime"]) == 0
+    assert calls[-1] == (False, None)
+
+
+def test_utils_play_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _cli(["play", "utils-play/NoKeys-v0"]) == 2
+    assert "has no get_keys_to_action()" in capsys.readouterr().err
+    assert _cli(["play", "utils-play/Nowhere-v0"]) == 2
+    assert capsys.readouterr().err.startswith("protogym play: ")
+    with pytest.raises(SystemExit):
+        _cli(["play", "utils-play/Corridor-v0", "--fps", "0"])
+    assert "must be a positive number, got 0" in capsys.readouterr().err

@@ -63,7 +63,7 @@ def _state(env: Any) -> Any:
 
 @pytest.mark.parametrize("env_id", GYMNASIUM_IDS)
 def test_tt_spec_matches_gymnasium(env_id: str) -> None:
-    ours, theirs = protogym.spec(env_id), gymnasium.spec(env_id)
+    ours, theirs = protogym.registry[env_id], gymnasium.spec(env_id)
     assert ours.max_episode_steps == theirs.max_episode_steps
     assert ours.reward_threshold == theirs.reward_threshold
     assert ours.kwargs == theirs.kwargs
@@ -72,7 +72,7 @@ def test_tt_spec_matches_gymnasium(env_id: str) -> None:
 
 @pytest.mark.parametrize("env_id", sorted(OLD_IDS))
 def test_tt_older_specs(env_id: str) -> None:
-    spec = protogym.spec(env_id)
+    spec = protogym.registry[env_id]
     assert (spec.max_episode_steps, spec.reward_threshold, spec.kwargs) == OLD_IDS[env_id]
 
 
@@ -131,7 +131,7 @@ def test_tt_step_and_render_before_reset(env_id: str) -> None:
 
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_tt_unknown_render_mode(env_id: str) -> None:
-    spec = protogym.spec(env_id)
+    spec = protogym.registry[env_id]
     assert isinstance(spec.entry_point, str)
     module, _, name = spec.entry_point.partition(":")
     cls = getattr(importlib.import_module(module), name)

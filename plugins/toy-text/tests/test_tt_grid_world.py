@@ -88,7 +88,7 @@ def test_tt_grid_world_spaces() -> None:
     )
     obs, info = env.reset(seed=0)
     assert obs in env.observation_space
-    assert protogym.spec("GridWorld-v0").max_episode_steps == 200
+    assert protogym.registry["GridWorld-v0"].max_episode_steps == 200
 
 
 def test_tt_grid_world_observations_are_copies() -> None:

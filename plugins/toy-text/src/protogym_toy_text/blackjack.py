@@ -52,6 +52,7 @@ class BlackjackEnv(Env[Observation, int | np.integer[Any]]):
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "rgb_array", "ansi"],
         "render_fps": 4,
+        "turn_based": True,  # `protogym play` steps once per key press
     }
     action_space: Discrete
     observation_space: Tuple

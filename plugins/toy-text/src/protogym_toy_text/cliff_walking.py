@@ -40,6 +40,7 @@ class CliffWalkingEnv(TabularEnv[int]):
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "rgb_array", "ansi"],
         "render_fps": 4,
+        "turn_based": True,  # `protogym play` steps once per key press
     }
 
     def __init__(self, render_mode: str | None = None, is_slippery: bool = False) -> None:

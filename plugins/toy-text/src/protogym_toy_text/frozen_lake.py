@@ -109,6 +109,7 @@ class FrozenLakeEnv(TabularEnv[float]):
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi", "rgb_array"],
         "render_fps": 4,
+        "turn_based": True,  # `protogym play` steps once per key press
     }
 
     def __init__(
