@@ -35,10 +35,14 @@ SPECS = {
     "Pendulum-v1": ("pendulum:PendulumEnv", 200, None),
     "Acrobot-v1": ("acrobot:AcrobotEnv", 500, -100.0),
 }
-# The native vector envs registered so far (protogym_classic_control.vector).
+# The native vector envs (protogym_classic_control.vector).
 VECTOR_ENTRY_POINTS = {
     "CartPole-v0": "cartpole:CartPoleVectorEnv",
     "CartPole-v1": "cartpole:CartPoleVectorEnv",
+    "MountainCar-v0": "mountain_car:MountainCarVectorEnv",
+    "MountainCarContinuous-v0": "continuous_mountain_car:ContinuousMountainCarVectorEnv",
+    "Pendulum-v1": "pendulum:PendulumVectorEnv",
+    "Acrobot-v1": "acrobot:AcrobotVectorEnv",
 }
 CURRENT_IDS = [env_id for env_id in SPECS if env_id != "CartPole-v0"]
 

@@ -36,23 +36,27 @@ def protogym_register_envs(registry: Registry) -> None:
     registry.register(
         id="MountainCar-v0",
         entry_point=f"{_ENVS}.mountain_car:MountainCarEnv",
+        vector_entry_point=f"{_ENVS}.vector.mountain_car:MountainCarVectorEnv",
         max_episode_steps=200,
         reward_threshold=-110.0,
     )
     registry.register(
         id="MountainCarContinuous-v0",
         entry_point=f"{_ENVS}.continuous_mountain_car:ContinuousMountainCarEnv",
+        vector_entry_point=f"{_ENVS}.vector.continuous_mountain_car:ContinuousMountainCarVectorEnv",
         max_episode_steps=999,
         reward_threshold=90.0,
     )
     registry.register(
         id="Pendulum-v1",
         entry_point=f"{_ENVS}.pendulum:PendulumEnv",
+        vector_entry_point=f"{_ENVS}.vector.pendulum:PendulumVectorEnv",
         max_episode_steps=200,
     )
     registry.register(
         id="Acrobot-v1",
         entry_point=f"{_ENVS}.acrobot:AcrobotEnv",
+        vector_entry_point=f"{_ENVS}.vector.acrobot:AcrobotVectorEnv",
         max_episode_steps=500,
         reward_threshold=-100.0,
     )
