@@ -276,17 +276,22 @@ def _check_reset_seeding(env: Any, f: Findings, *, check_values: bool) -> None:
     following_again = _reset(env, f, "reset()")
     _reset(env, f, f"reset(seed={_OTHER_SEED})", seed=_OTHER_SEED)
     rng_other = _rng_state(env)
+    _step(env, f, actions.sample())
+    third = _reset(env, f, f"reset(seed={_SEED}) after reset(seed={_OTHER_SEED})", seed=_SEED)
+    rng_third = _rng_state(env)
 
     if check_values:
         _compare(f, "PG130", "observation of reset(seed=123)", first, again,
                  "after steps and other resets")
+        _compare(f, "PG130", "observation of reset(seed=123)", first, third,
+                 "after reset(seed=456) and a step")
         _compare(f, "PG130", "observation of the reset() that follows reset(seed=123)",
                  following, following_again, "on the second try")
-    if rng_first is None or rng_again is None or rng_other is None:
+    if rng_first is None or rng_again is None or rng_other is None or rng_third is None:
         if _explicit_subclass(env):
             f.add("PG131", "After reset(seed=123) the env has no np_random generator.")
         return
-    if rng_first != rng_again:
+    if rng_first != rng_again or rng_first != rng_third:
         f.add("PG131", "reset(seed=123) twice left np_random in different states.")
     if rng_first == rng_other:
         f.add("PG131", "reset(seed=123) and reset(seed=456) left np_random in the same state.")
