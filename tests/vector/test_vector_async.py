@@ -13,9 +13,8 @@ import pytest
 
 import protogym
 from protogym.error import ClosedEnvironmentError
-from protogym.spaces import Box, Dict, Discrete
 from protogym.vector import AsyncVectorEnv, SubEnvError, SyncVectorEnv, WorkerDiedError
-from tests.vector.vector_helpers import Countdown, countdowns
+from tests.vector.vector_helpers import Countdown, DictEnv, countdowns
 
 
 def ones(n: int) -> np.ndarray[Any, Any]:
@@ -173,24 +172,6 @@ def test_unknown_context_and_bad_worker_count_are_clear_errors() -> None:
         AsyncVectorEnv(countdowns(1), context="teleport")
     with pytest.raises(ValueError, match="num_workers must be a positive int or None, got 0"):
         AsyncVectorEnv(countdowns(1), num_workers=0)
-
-
-class DictEnv(Countdown):
-    """Countdown with a Dict observation, to exercise nested shared memory."""
-
-    def __init__(self, ident: int = 0) -> None:
-        super().__init__(ident=ident)
-        self.observation_space = Dict(  # type: ignore[assignment]
-            {"count": Discrete(100), "vec": Box(-1e6, 1e6, shape=(3,), dtype=np.float32)}
-        )
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
-        obs, info = super().reset(seed=seed, options=options)
-        return {"count": np.int64(self.count), "vec": obs}, info
-
-    def step(self, action: Any) -> Any:
-        obs, *rest = super().step(action)
-        return {"count": np.int64(self.count), "vec": obs}, *rest
 
 
 @pytest.mark.parametrize("shared_memory", [True, False])

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym import Env
-from protogym.spaces import Box, Discrete
+from protogym.spaces import Box, Dict, Discrete
 
 
 class Countdown(Env[NDArray[np.float32], np.int64]):
@@ -78,6 +78,24 @@ class Countdown(Env[NDArray[np.float32], np.int64]):
 
     def close(self) -> None:
         self.closed = True
+
+
+class DictEnv(Countdown):
+    """Countdown with a Dict observation, to exercise nested shared memory."""
+
+    def __init__(self, ident: int = 0) -> None:
+        super().__init__(ident=ident)
+        self.observation_space = Dict(  # type: ignore[assignment]
+            {"count": Discrete(100), "vec": Box(-1e6, 1e6, shape=(3,), dtype=np.float32)}
+        )
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        obs, info = super().reset(seed=seed, options=options)
+        return {"count": np.int64(self.count), "vec": obs}, info
+
+    def step(self, action: Any) -> Any:
+        obs, *rest = super().step(action)
+        return {"count": np.int64(self.count), "vec": obs}, *rest
 
 
 def countdowns(num: int, **kwargs: Any) -> list[Any]:

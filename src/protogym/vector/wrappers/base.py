@@ -156,9 +156,10 @@ class VectorObservationWrapper(VectorWrapper[WObsT, ActT, ObsT, ActT]):
 
     def step(self, actions: ActT) -> VectorStepResult[WObsT]:
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        transformed = self.observations(observations)
         if "final_observation" in infos:
             infos = self._transform_finals(infos)
-        return self.observations(observations), rewards, terminations, truncations, infos
+        return transformed, rewards, terminations, truncations, infos
 
     def observations(self, observations: ObsT) -> WObsT:
         raise NotImplementedError(f"{type(self).__name__} must define observations()")
