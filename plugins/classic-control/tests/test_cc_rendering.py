@@ -132,8 +132,10 @@ def test_cc_rgb_array_never_opens_a_window(env_id: str) -> None:
 
     env = _make(env_id, render_mode="rgb_array")
     env.reset(seed=0)
+    display_before = pygame.display.get_surface()
     env.render()
-    assert pygame.display.get_surface() is None
+    assert not env._canvas.has_window
+    assert pygame.display.get_surface() is display_before
     env.close()
 
 
