@@ -370,3 +370,19 @@ def test_checker_drives_a_stack_the_caller_built_whole() -> None:
                       "reward=nan."):
         report = check_env(_NanReward(StructuralCorridor()))
     assert report.ids == ["PG210"]
+
+
+def _first_party_ids() -> list[str]:
+    return sorted(env_id for env_id, spec in protogym.registry.items()
+                  if spec.plugin is not None and not env_id.startswith("checker/"))
+
+
+@pytest.mark.parametrize("env_id", _first_party_ids())
+def test_checker_registered_plugin_envs_have_no_errors_or_warnings(env_id: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = protogym.make(env_id)
+        report = check_env(env)
+    assert [str(w.message) for w in caught if w.category is CheckerWarning] == []
+    assert report.errors == [] and report.warnings == []
+    assert {r.id for r in report.hints} <= {"PG300", "PG301", "PG302"}
