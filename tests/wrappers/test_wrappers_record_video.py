@@ -157,3 +157,17 @@ def test_wrappers_noise_wrappers_reject_bad_arguments() -> None:
         ObstructView(Gray(), -0.5, 2)
     with pytest.raises(ValueError, match="obstruction_width must be at least 1, got 0"):
         ObstructView(Gray(), 0.5, 0)
+
+
+def test_wrappers_record_video_over_render_collection_keeps_the_frames(tmp_path: Path) -> None:
+    from protogym.wrappers import RenderCollection
+
+    env = RecordVideo(RenderCollection(CountingEnv()), str(tmp_path),
+                      episode_trigger=lambda e: True)
+    env.reset()
+    env.step(0)
+    env.step(0)
+    # The recorder consumed the collected frames; render() still hands all of them back.
+    assert [int(f[0, 0, 0]) for f in env.render()] == [0, 1, 2]
+    env.close()
+    assert frame_count(tmp_path / "rl-video-episode-0.mp4") == 3
