@@ -386,3 +386,11 @@ def test_checker_registered_plugin_envs_have_no_errors_or_warnings(env_id: str) 
     assert [str(w.message) for w in caught if w.category is CheckerWarning] == []
     assert report.errors == [] and report.warnings == []
     assert {r.id for r in report.hints} <= {"PG300", "PG301", "PG302"}
+
+
+def test_checker_close_twice_runs_unless_skipped() -> None:
+    env = made_env("subclassed", "PG250")
+    with pytest.warns(CheckerWarning, match="^PG250 close-twice: The second close\\(\\) raised "
+                      "RuntimeError: already closed"):
+        assert check_env(env).ids == ["PG250"]
+    assert check_env(env, skip_close_check=True).results == []

@@ -41,6 +41,7 @@ def check_env(
     skip_render_check: bool = True,
     *,
     skip: Collection[str] = (),
+    skip_close_check: bool = False,
 ) -> CheckReport:
     """Check `env` against the environment contract and return what was found.
 
@@ -49,12 +50,14 @@ def check_env(
     issued as `CheckerWarning` unless `warn` is False; hints (``PG3xx``) are only reported.
     `skip` silences rules by id for this call. Rendering is checked (the env's own mode, and
     every declared mode when the env has a spec or takes ``render_mode=``) unless
-    `skip_render_check`. The env is reset and stepped with seeds 123 and 456.
+    `skip_render_check`. Unless `skip_close_check` (Gymnasium's keyword), a second env built
+    from the spec is closed twice. The env is reset and stepped with seeds 123 and 456.
     """
     findings = Findings(describe(env), validate_skip(skip))
     token = _PASSIVE_MUTED.set(True)
     try:
-        _run(env, findings, skip_render_check=skip_render_check)
+        _run(env, findings, skip_render_check=skip_render_check,
+             skip_close_check=skip_close_check)
     except _StopChecksError:
         pass
     finally:
@@ -129,7 +132,7 @@ def contract_layer(env: Any) -> tuple[Any, list[str]]:
     return stack[index], skipped
 
 
-def _run(env: Any, f: Findings, *, skip_render_check: bool) -> None:
+def _run(env: Any, f: Findings, *, skip_render_check: bool, skip_close_check: bool) -> None:
     if not passive.check_env_members(env, f):
         raise _StopChecksError
     env, looked_through = contract_layer(env)
@@ -164,6 +167,7 @@ def _run(env: Any, f: Findings, *, skip_render_check: bool) -> None:
     _check_data_reuse(env, f)
     if not skip_render_check:
         _check_rendering(env, f)
+    if not skip_close_check:
         _check_close_twice(env, f)
 
 
