@@ -10,7 +10,7 @@ generator call, one fused multiply-add and one cast.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -102,6 +102,49 @@ def _cast_bound(
     return full.astype(dt)
 
 
+# Validated, precomputed state of recently built boxes, by constructor arguments. Everything
+# in it is immutable (read-only arrays, scalars), so boxes built from the same arguments, as
+# `make` and vector envs do over and over, share it and differ only in their generator.
+_PLANS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_PLANS_KEPT = 512
+_KEYED_ARRAY_SIZE = 1024
+
+
+def _arg_key(value: object) -> object:
+    """A hashable stand-in for a bound, or None when the value is not worth keying."""
+    if isinstance(value, np.ndarray):
+        if value.size > _KEYED_ARRAY_SIZE or value.dtype.kind not in "biuf":
+            return None
+        return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, bool | int | float | np.bool_ | np.integer | np.floating):
+        return (type(value), value)
+    return None
+
+
+def _plan_key(
+    cls: type, low: object, high: object, shape: object, dtype: object
+) -> tuple[Any, ...] | None:
+    low_key, high_key = _arg_key(low), _arg_key(high)
+    if low_key is None or high_key is None:
+        return None
+    if shape is not None:
+        if not isinstance(shape, tuple | list):
+            return None
+        shape = tuple(shape)
+    try:
+        key = (cls, low_key, high_key, shape, dtype)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _remember(key: tuple[Any, ...], plan: dict[str, Any]) -> None:
+    if len(_PLANS) >= _PLANS_KEPT:
+        del _PLANS[next(iter(_PLANS))]
+    _PLANS[key] = plan
+
+
 def _short_repr(arr: NDArray[Any]) -> str:
     if arr.size and arr.min() == arr.max():
         return str(arr.flat[0])
@@ -130,6 +173,12 @@ class Box(SpaceBase[NDArray[Any]]):
         dtype: DTypeLike = np.float32,
         seed: SeedLike = None,
     ) -> None:
+        key = _plan_key(type(self), low, high, shape, dtype)
+        plan = _PLANS.get(key) if key is not None else None
+        if plan is not None:
+            self.__dict__.update(plan)
+            SpaceBase.__init__(self, plan["_shape"], plan["_dtype"], seed)
+            return
         dt = _check_dtype(dtype)
         low_in = _as_bound("low", low)
         high_in = _as_bound("high", high)
@@ -162,6 +211,8 @@ class Box(SpaceBase[NDArray[Any]]):
         above = np.broadcast_to(high_in < np.inf, shp).copy()
         super().__init__(shp, dt, seed)
         self._setup(low_arr, high_arr, below, above)
+        if key is not None:
+            _remember(key, {k: v for k, v in self.__dict__.items() if k != "_np_random"})
 
     @classmethod
     def _assemble(
@@ -196,8 +247,6 @@ class Box(SpaceBase[NDArray[Any]]):
         self.bounded_below, self.bounded_above = below, above
         dt = self.dtype
         self._is_float = dt.kind == "f"
-        self._low_repr = _short_repr(low)
-        self._high_repr = _short_repr(high)
 
         # Membership: uniform bounds compare against scalars via min/max reductions.
         uniform = low.size > 0 and low.min() == low.max() and high.min() == high.max()
@@ -219,13 +268,12 @@ class Box(SpaceBase[NDArray[Any]]):
             offset = low64
         self._needs_clip = self._halved or not self._within_bounds_at_max(scale, offset)
 
-        self._sampler: Callable[[np.random.Generator], NDArray[Any]]
-        if bool(bounded.all()):
+        self._all_bounded = bool(bounded.all())
+        if self._all_bounded:
             uniform_scale = scale.size > 0 and scale.min() == scale.max()
             uniform_offset = offset.size > 0 and offset.min() == offset.max()
             self._scale: Any = float(scale.flat[0]) if uniform_scale else scale
             self._offset: Any = float(offset.flat[0]) if uniform_offset else offset
-            self._sampler = self._sample_bounded
         else:
             flat = [np.flatnonzero(m) for m in (~below & ~above, below & ~above, ~below & above)]
             self._idx_normal, self._idx_expo_low, self._idx_expo_high = flat
@@ -234,7 +282,6 @@ class Box(SpaceBase[NDArray[Any]]):
             self._expo_high_offset = high64.ravel()[self._idx_expo_high]
             self._uniform_scale = scale.ravel()[self._idx_uniform]
             self._uniform_offset = offset.ravel()[self._idx_uniform]
-            self._sampler = self._sample_mixed
             self._needs_clip = True
 
     def _within_bounds_at_max(
@@ -315,7 +362,9 @@ class Box(SpaceBase[NDArray[Any]]):
         rng = self._np_random
         if rng is None:
             rng = self.np_random
-        return self._sampler(rng)
+        if self._all_bounded:
+            return self._sample_bounded(rng)
+        return self._sample_mixed(rng)
 
     def _sample_bounded(self, rng: np.random.Generator) -> NDArray[Any]:
         draw = rng.random(self._shape)
@@ -393,7 +442,9 @@ class Box(SpaceBase[NDArray[Any]]):
         return [np.asarray(sample, dtype=self._dtype) for sample in sample_n]
 
     def __repr__(self) -> str:
-        return f"Box({self._low_repr}, {self._high_repr}, {self._shape}, {self._dtype})"
+        # Formatted on demand: numpy's array printing costs more than building the box.
+        low, high = _short_repr(self.low), _short_repr(self.high)
+        return f"Box({low}, {high}, {self._shape}, {self._dtype})"
 
     def __eq__(self, other: object) -> bool:
         return (
