@@ -319,3 +319,20 @@ def test_wrappers_add_render_observation_rejects_bad_envs() -> None:
         AddRenderObservation(CountingEnv(render_mode=None))
     with pytest.raises(ValueError, match="render_key and obs_key are both 'x'"):
         AddRenderObservation(CountingEnv(), render_only=False, render_key="x", obs_key="x")
+
+
+class RenderingDictEnv(DictObsEnv):
+    render_mode = "rgb_array"
+
+    def render(self) -> Any:
+        return np.full((2, 3, 3), 10 * self.t, dtype=np.uint8)
+
+
+def test_wrappers_add_render_observation_adds_a_key_to_dict_observations() -> None:
+    env = AddRenderObservation(RenderingDictEnv(), render_only=False, render_key="frame")
+    space = env.observation_space
+    assert isinstance(space, Dict) and list(space.spaces) == ["frame", "mode", "pos"]
+    obs = observations(env)[2]
+    assert int(obs["frame"][0, 0, 0]) == 20 and obs["pos"].tolist() == [2.0, -2.0]
+    with pytest.raises(ValueError, match="render_key 'pos' is already a key"):
+        AddRenderObservation(RenderingDictEnv(), render_only=False, render_key="pos")
