@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["ContinuousMountainCarEnv"]
 
 _FLOAT32 = np.dtype(np.float32)
+_cos = math.cos
 
 
 class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
@@ -107,7 +108,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             force = self.min_action
         max_speed = self.max_speed
         min_position = self.min_position
-        velocity += force * self.power - 0.0025 * math.cos(3 * position)
+        velocity += force * self.power - 0.0025 * _cos(3 * position)
         if velocity > max_speed:
             velocity = max_speed
         elif velocity < -max_speed:
@@ -115,10 +116,10 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         position += velocity
         if position > self.max_position:
             position = self.max_position
-        elif position < min_position:
+        elif position <= min_position:  # the left wall stops the car
             position = min_position
-        if position == min_position and velocity < 0:
-            velocity = 0.0
+            if velocity < 0:
+                velocity = 0.0
 
         self.state = state = (position, velocity)
         terminated = position >= self.goal_position and velocity >= self.goal_velocity
