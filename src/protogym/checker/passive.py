@@ -147,9 +147,9 @@ def _check_box(space: Any, role: str, f: Findings, *, hints: bool, path: str) ->
         f.add("PG102", f"{path} is a Box of shape {shape} with low of shape {low.shape} and "
                        f"high of shape {high.shape}; both must have the Box's shape.")
         return
-    if np.any(high < low):
+    if (high < low).any():
         f.add("PG102", f"{path} has low > high in some coordinate, so it is empty.")
-    elif np.any(low == high):
+    elif (low == high).any():
         f.add("PG200", f"{path} has low == high in some coordinate.")
     if role == "observation" and _looks_like_image(space, low, high):
         f.add("PG205", f"{path} looks like an image (shape {shape}, bounds 0..255) but has "
