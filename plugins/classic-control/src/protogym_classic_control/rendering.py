@@ -20,7 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 try:
     import pygame
     from pygame import gfxdraw
-except ImportError as exc:  # pragma: no cover - exercised by hiding pygame in a test
+except ImportError as exc:
     raise ImportError(
         "rendering the classic-control envs needs pygame, which is not installed: "
         'run `pip install "protogym[render]"`'
