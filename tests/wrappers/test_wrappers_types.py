@@ -22,6 +22,7 @@ from protogym.wrappers import (
     OrderEnforcing,
     RecordEpisodeStatistics,
     StickyAction,
+    TimeAwareObservation,
     TimeLimit,
 )
 from tests.wrappers.wrapper_test_envs import BoxActionEnv, CountingEnv, DictObsEnv
@@ -61,3 +62,11 @@ def test_wrappers_types_changed_spaces_declare_the_new_types() -> None:
     clipped = ClipAction(box_actions())
     clipped.reset()
     assert_type(clipped.step(np.zeros(2, np.float32))[0], FloatArray)
+
+
+def test_wrappers_types_time_aware_observation_flat_or_structured() -> None:
+    flat = TimeAwareObservation(TimeLimit(counting(), 5))
+    assert_type(flat.reset()[0], NDArray[Any])
+    structured = TimeAwareObservation(TimeLimit(counting(), 5), flatten=False)
+    assert_type(structured.reset()[0], Any)
+    assert set(structured.reset()[0]) == {"obs", "time"}

@@ -4,7 +4,7 @@ and max-pooling over skipped frames."""
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any, SupportsFloat, overload
+from typing import TYPE_CHECKING, Any, Literal, SupportsFloat, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,7 +62,7 @@ def _find_time_limit(env: Env[Any, Any]) -> int | None:
     return None
 
 
-class TimeAwareObservation(ObservationWrapper[Any, ActType, ObsType]):
+class TimeAwareObservation(ObservationWrapper[WrapperObsType, ActType, ObsType]):
     """Adds the number of steps taken in the episode to the observation.
 
     The time is `[t]` as int32, or `[t / max_episode_steps]` as float32 with
@@ -72,9 +72,29 @@ class TimeAwareObservation(ObservationWrapper[Any, ActType, ObsType]):
     or a `TimeLimit` wrapper below this one.
     """
 
+    @overload
+    def __init__(
+        self: TimeAwareObservation[NDArray[Any], ActType, ObsType],
+        env: Env[ObsType, ActType],
+        flatten: Literal[True] = True,
+        normalize_time: bool = False,
+        *,
+        dict_time_key: str = "time",
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: TimeAwareObservation[Any, ActType, ObsType],
+        env: Env[ObsType, ActType],
+        flatten: bool,
+        normalize_time: bool = False,
+        *,
+        dict_time_key: str = "time",
+    ) -> None: ...
+
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: Env[Any, ActType],
         flatten: bool = True,
         normalize_time: bool = False,
         *,
@@ -118,14 +138,15 @@ class TimeAwareObservation(ObservationWrapper[Any, ActType, ObsType]):
             self._kind = "other"
         self._dict_time_key = dict_time_key
         self._joined_space = joined
-        self.observation_space = spaces.flatten_space(joined) if flatten else joined
+        new_space: Space[Any] = spaces.flatten_space(joined) if flatten else joined
+        self.observation_space = new_space
 
     def _time(self) -> NDArray[Any]:
         if self.normalize_time:
             return np.array([self.timesteps / self.max_timesteps], dtype=np.float32)
         return np.array([self.timesteps], dtype=np.int32)
 
-    def observation(self, observation: ObsType) -> Any:
+    def observation(self, observation: ObsType) -> WrapperObsType:
         from protogym import spaces
 
         time = self._time()
@@ -136,15 +157,20 @@ class TimeAwareObservation(ObservationWrapper[Any, ActType, ObsType]):
             joined = (*observation, time)  # type: ignore[misc]
         else:
             joined = {"obs": observation, "time": time}
-        return spaces.flatten(self._joined_space, joined) if self.flatten else joined
+        result: WrapperObsType = (
+            spaces.flatten(self._joined_space, joined) if self.flatten else joined
+        )
+        return result
 
-    def step(self, action: ActType) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(
+        self, action: ActType
+    ) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         self.timesteps += 1
         return super().step(action)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+    ) -> tuple[WrapperObsType, dict[str, Any]]:
         self.timesteps = 0
         return super().reset(seed=seed, options=options)
 
