@@ -227,15 +227,11 @@ class StructuralCorridor(_Corridor):
 
 
 class SubclassedCorridor(_Corridor, protogym.Env[Obs, np.int64]):
-    """The corridor as an explicit `protogym.Env` subclass.
+    """The corridor as an explicit `protogym.Env` subclass."""
 
-    The class-level defaults shadow the protocol's read-only properties, so `__init__` can
-    assign the attributes.
-    """
-
-    action_space: Any = None
-    observation_space: Any = None
-    render_mode: str | None = None
+    action_space: Any
+    observation_space: Any
+    render_mode: str | None
     metadata: dict[str, Any] = _METADATA
 
 
