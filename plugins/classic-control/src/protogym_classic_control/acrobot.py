@@ -101,7 +101,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         start = self.np_random.uniform(low=low, high=high, size=(4,)).astype(np.float32)
         theta1, theta2, dtheta1, dtheta2 = start.tolist()
         self.state = (theta1, theta2, dtheta1, dtheta2)
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         # The initial state is float32, and so are the cos/sin of the first observation.
         angles = start[:2]
@@ -131,7 +131,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         cos1 = math.cos(theta1)
         terminated = -cos1 - math.cos(theta2 + theta1) > 1.0
 
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         observation = np.array(
             (cos1, math.sin(theta1), math.cos(theta2), math.sin(theta2), dtheta1, dtheta2),

@@ -97,7 +97,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         x, x_dot, theta, theta_dot = self.np_random.uniform(low=low, high=high, size=(4,)).tolist()
         self.state = (x, x_dot, theta, theta_dot)
         self.steps_beyond_terminated = None
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         return np.array(self.state, _FLOAT32), {}
 
@@ -159,7 +159,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
             self.steps_beyond_terminated += 1
             reward = -1.0 if self.sutton_barto_reward else 0.0
 
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         return np.array(state, _FLOAT32), reward, terminated, False, {}
 

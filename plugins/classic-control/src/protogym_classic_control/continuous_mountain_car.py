@@ -80,7 +80,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         super().reset(seed=seed)
         low, high = parse_reset_bounds("ContinuousMountainCarEnv", options, -0.6, -0.4)
         self.state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         return np.array(self.state, _FLOAT32), {}
 
@@ -125,7 +125,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         terminated = position >= self.goal_position and velocity >= self.goal_velocity
         reward = (100.0 if terminated else 0.0) - value * value * 0.1
 
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         return np.array(state, _FLOAT32), reward, terminated, False, {}
 

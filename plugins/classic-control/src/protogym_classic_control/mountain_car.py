@@ -82,7 +82,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         super().reset(seed=seed)
         low, high = parse_reset_bounds("MountainCarEnv", options, -0.6, -0.4)
         self.state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         return np.array(self.state, _FLOAT32), {}
 
@@ -114,7 +114,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         self.state = state = (position, velocity)
         terminated = position >= self.goal_position and velocity >= self.goal_velocity
 
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         return np.array(state, _FLOAT32), -1.0, terminated, False, {}
 

@@ -97,7 +97,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         theta, theta_dot = self.np_random.uniform(low=-high, high=high).tolist()
         self.state = (theta, theta_dot)
         self.last_u = None
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         return np.array((math.cos(theta), math.sin(theta), theta_dot), _FLOAT32), {}
 
@@ -153,7 +153,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         theta = theta + theta_dot * dt
         self.state = (theta, theta_dot)
 
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         observation = np.array((math.cos(theta), math.sin(theta), theta_dot), _FLOAT32)
         return observation, -costs, False, False, {}
