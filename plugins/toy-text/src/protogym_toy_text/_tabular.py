@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,7 +24,10 @@ from protogym.core import Env
 from protogym.error import InvalidAction, ResetNeeded
 from protogym.spaces import Discrete
 
-__all__ = ["Action", "Outcome", "TabularEnv", "check_render_mode", "first_above"]
+if TYPE_CHECKING:
+    from protogym_toy_text._render import Canvas
+
+__all__ = ["Action", "Outcome", "TabularEnv", "check_render_mode"]
 
 Action = int | np.integer[Any]
 """What a `Discrete` action space accepts: a Python int or a numpy integer."""
@@ -47,14 +50,6 @@ def check_render_mode(env_name: str, render_mode: str | None, modes: Sequence[st
         )
 
 
-def first_above(cumulative: Sequence[float], u: float) -> int:
-    """Index of the first cumulative probability above `u` (0 if none is), as Gymnasium."""
-    for index, value in enumerate(cumulative):
-        if value > u:
-            return index
-    return 0
-
-
 class TabularEnv(Env[int | np.int64, Action], Generic[R]):
     """A finite MDP given by its outcome table, with Gymnasium's sampling order.
 
@@ -62,7 +57,8 @@ class TabularEnv(Env[int | np.int64, Action], Generic[R]):
     admits ``np.int64`` because that is what a `Discrete` space holds and samples.
 
     Subclasses build the table and the initial-state distribution and pass them to
-    `_set_table`; they draw with `_draw_ansi` and `_draw_frame`.
+    `_set_table`, and draw in `_render_text` (``ansi``) and `_render_frame` (pixels, on
+    ``self._canvas``); `render` and `close` dispatch to them.
     """
 
     action_space: Discrete
@@ -97,6 +93,7 @@ class TabularEnv(Env[int | np.int64, Action], Generic[R]):
         self._s = -1
         self._row = None
         self._human = self.render_mode == "human"
+        self._canvas: Canvas | None = None
         self.lastaction: Action | None = None
 
     @property
@@ -178,11 +175,41 @@ class TabularEnv(Env[int | np.int64, Action], Generic[R]):
             self.render()
         return state, reward, terminated, False, {"prob": prob}
 
-    def _warn_no_render_mode(self) -> None:
-        env_id = self.spec.id if self.spec is not None else type(self).__name__
-        warnings.warn(
-            f"render() was called on {env_id} without a render_mode; pass one when making "
-            f'the env, e.g. protogym.make("{env_id}", render_mode="rgb_array")',
-            UserWarning,
-            stacklevel=3,
-        )
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        super().reset(seed=seed)
+        state = self._reset_state()
+        if self._human:
+            self.render()
+        return state, self._reset_info(state)
+
+    def _reset_info(self, state: int) -> dict[str, Any]:
+        return {"prob": 1}
+
+    def render(self) -> str | NDArray[np.uint8] | None:
+        if self.render_mode is None:
+            env_id = self.spec.id if self.spec is not None else type(self).__name__
+            warnings.warn(
+                f"render() was called on {env_id} without a render_mode; pass one when "
+                f'making the env, e.g. protogym.make("{env_id}", render_mode="rgb_array")',
+                UserWarning,
+                stacklevel=2,
+            )
+            return None
+        if self._row is None:
+            raise self._not_reset("render()")
+        if self.render_mode == "ansi":
+            return self._render_text()
+        return self._render_frame()
+
+    def _render_text(self) -> str:
+        raise NotImplementedError(f"{type(self).__name__} must define _render_text()")
+
+    def _render_frame(self) -> NDArray[np.uint8] | None:
+        raise NotImplementedError(f"{type(self).__name__} must define _render_frame()")
+
+    def close(self) -> None:
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None

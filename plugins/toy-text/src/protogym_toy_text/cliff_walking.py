@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from protogym_toy_text._tabular import Outcome, TabularEnv, check_render_mode
 
 if TYPE_CHECKING:
-    from protogym_toy_text._render import Canvas
+    pass
 
 __all__ = ["DOWN", "LEFT", "RIGHT", "UP", "CliffWalkingEnv"]
 
@@ -74,16 +74,6 @@ class CliffWalkingEnv(TabularEnv[int]):
         initial = np.zeros(_ROWS * _COLS)
         initial[_START] = 1.0
         self._set_table(table, initial)
-        self._canvas: Canvas | None = None
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        super().reset(seed=seed)
-        state = self._reset_state()
-        if self._human:
-            self.render()
-        return state, {"prob": 1}
 
     def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
         """Keys for `protogym.utils.play`: WASD, and the arrow keys when pygame is there."""
@@ -101,16 +91,6 @@ class CliffWalkingEnv(TabularEnv[int]):
             }
         )
         return mapping
-
-    def render(self) -> str | NDArray[np.uint8] | None:
-        if self.render_mode is None:
-            self._warn_no_render_mode()
-            return None
-        if self._row is None:
-            raise self._not_reset("render()")
-        if self.render_mode == "ansi":
-            return self._render_text()
-        return self._render_frame()
 
     def _render_text(self) -> str:
         lines = []
@@ -158,8 +138,3 @@ class CliffWalkingEnv(TabularEnv[int]):
         agent = pygame.Rect(col * _CELL, row * _CELL, _CELL, _CELL).inflate(-32, -16)
         draw.draw_figure(surface, agent, (40, 70, 200))
         return self._canvas.present()
-
-    def close(self) -> None:
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

@@ -20,7 +20,7 @@ from protogym_toy_text._tabular import Outcome, TabularEnv, check_render_mode
 from protogym_toy_text._text import ansi
 
 if TYPE_CHECKING:
-    from protogym_toy_text._render import Canvas
+    pass
 
 __all__ = ["DOWN", "LEFT", "MAPS", "RIGHT", "UP", "FrozenLakeEnv", "generate_random_map"]
 
@@ -175,16 +175,6 @@ class FrozenLakeEnv(TabularEnv[float]):
                     table.append([[(1.0, *land(row, col, a))] for a in range(4)])
         initial = (self.desc == b"S").astype(np.float64).ravel()
         self._set_table(table, initial / initial.sum())
-        self._canvas: Canvas | None = None
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        super().reset(seed=seed)
-        state = self._reset_state()
-        if self._human:
-            self.render()
-        return state, {"prob": 1}
 
     def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
         """Keys for `protogym.utils.play`: WASD, and the arrow keys when pygame is there."""
@@ -202,16 +192,6 @@ class FrozenLakeEnv(TabularEnv[float]):
             }
         )
         return mapping
-
-    def render(self) -> str | NDArray[np.uint8] | None:
-        if self.render_mode is None:
-            self._warn_no_render_mode()
-            return None
-        if self._row is None:
-            raise self._not_reset("render()")
-        if self.render_mode == "ansi":
-            return self._render_text()
-        return self._render_frame()
 
     def _render_text(self) -> str:
         row, col = divmod(self._s, self.ncol)
@@ -252,8 +232,3 @@ class FrozenLakeEnv(TabularEnv[float]):
         colour = (120, 120, 120) if fallen else (230, 120, 30)
         draw.draw_figure(surface, agent.inflate(-cell_w // 2, -cell_h // 4), colour)
         return self._canvas.present()
-
-    def close(self) -> None:
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

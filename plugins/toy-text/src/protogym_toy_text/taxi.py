@@ -25,7 +25,7 @@ from protogym_toy_text._tabular import Action, Outcome, TabularEnv, check_render
 from protogym_toy_text._text import ansi
 
 if TYPE_CHECKING:
-    from protogym_toy_text._render import Canvas
+    pass
 
 __all__ = ["MAP", "TaxiEnv", "TaxiV3Env"]
 
@@ -120,7 +120,6 @@ class TaxiEnv(TabularEnv[int]):
         self._decoded = tuple(decode(state) for state in range(_N_STATES))
         self._masks = tuple(self.action_mask(state) for state in range(_N_STATES))
         self._set_table(table, initial / initial.sum())
-        self._canvas: Canvas | None = None
 
     # -- dynamics ---------------------------------------------------------------------------
 
@@ -223,17 +222,15 @@ class TaxiEnv(TabularEnv[int]):
     def _fickle_threshold(self) -> float:
         return self.fickle_probability
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        super().reset(seed=seed)
-        state = self._reset_state()
+    def _reset_state(self) -> int:
+        state = super()._reset_state()
         self.fickle_step = (
             self.fickle_passenger and self.np_random.random() < self._fickle_threshold()
         )
-        if self._human:
-            self.render()
-        return state, {"prob": 1.0, "action_mask": self._masks[state].copy()}
+        return state
+
+    def _reset_info(self, state: int) -> dict[str, Any]:
+        return {"prob": 1.0, "action_mask": self._masks[state].copy()}
 
     def step(self, action: Action) -> tuple[int, int, bool, bool, dict[str, Any]]:
         before = self._s
@@ -278,16 +275,6 @@ class TaxiEnv(TabularEnv[int]):
         return mapping
 
     # -- rendering --------------------------------------------------------------------------
-
-    def render(self) -> str | NDArray[np.uint8] | None:
-        if self.render_mode is None:
-            self._warn_no_render_mode()
-            return None
-        if self._row is None:
-            raise self._not_reset("render()")
-        if self.render_mode == "ansi":
-            return self._render_text()
-        return self._render_frame()
 
     def _render_text(self) -> str:
         cells = [list(line) for line in MAP]
@@ -358,11 +345,6 @@ class TaxiEnv(TabularEnv[int]):
         if passenger == 4:
             pygame.draw.circle(surface, (30, 30, 30), body.center, 7)
         return self._canvas.present()
-
-    def close(self) -> None:
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
 
 
 # (forward, left, right) moves of each heading, as (d_row, d_col).
