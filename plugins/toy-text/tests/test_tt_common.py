@@ -254,3 +254,20 @@ def test_tt_keys_to_action_are_valid_actions(env_id: str) -> None:
     for keys, action in mapping.items():
         assert isinstance(keys, str | tuple)
         assert action in env.action_space
+
+
+def test_tt_rgb_array_never_opens_a_window() -> None:
+    code = (
+        "import os, protogym\n"
+        "os.environ['SDL_VIDEODRIVER'] = 'no-such-driver'  # any display use would fail\n"
+        f"for env_id in {list(ALL_IDS)!r}:\n"
+        "    env = protogym.make(env_id, render_mode='rgb_array')\n"
+        "    env.reset(seed=0); env.step(0); frame = env.render(); env.close()\n"
+        "    assert frame.ndim == 3, env_id\n"
+        "import pygame\n"
+        "print(pygame.display.get_init())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "False"
