@@ -19,7 +19,13 @@ from protogym.wrappers import (
     RecordEpisodeStatistics,
     TimeLimit,
 )
-from tests.wrappers.wrapper_test_envs import CountingEnv, assert_same_data, gym_twin, run_actions
+from tests.wrappers.wrapper_test_envs import (
+    CountingEnv,
+    SubclassedCountingEnv,
+    assert_same_data,
+    gym_twin,
+    run_actions,
+)
 
 
 def flags(env: Any, steps: int) -> list[tuple[bool, bool]]:
@@ -249,3 +255,17 @@ def test_wrappers_common_forward_spaces_and_unwrapped() -> None:
     env.close()
     assert inner.closed
     assert env.unwrapped is inner
+
+
+def test_wrappers_work_the_same_around_an_explicit_env_subclass() -> None:
+    from protogym.wrappers import StickyAction
+
+    structural, subclassed = CountingEnv(), SubclassedCountingEnv()
+    runs = []
+    for inner in (structural, subclassed):
+        env = RecordEpisodeStatistics(TimeLimit(StickyAction(inner, 0.5), 6))
+        env.reset(seed=3)
+        runs.append([env.step(np.int64(i % 2))[1:4] for i in range(6)])
+        assert env.unwrapped is inner
+    assert runs[0] == runs[1]
+    assert structural.actions == subclassed.actions != [0, 1, 0, 1, 0, 1]

@@ -386,3 +386,30 @@ def assert_same_data(ours: Any, theirs: Any) -> None:
     else:
         assert ours == theirs, (ours, theirs)
 
+
+
+class SubclassedCountingEnv(Env[FloatArray, np.int64]):
+    """`CountingEnv`'s dynamics in an explicit `Env` subclass (which supplies `np_random`)."""
+
+    action_space: Discrete
+    observation_space: Box
+    render_mode: str | None = None
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+
+    def __init__(self) -> None:
+        self.action_space = Discrete(2)
+        self.observation_space = Box(-1000.0, 1000.0, shape=(3,), dtype=np.float32)
+        self.t = 0
+        self.actions: list[Any] = []
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.t = 0
+        return np.full(3, self.t, dtype=np.float32), {}
+
+    def step(self, action: Any) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        self.actions.append(action)
+        self.t += 1
+        return np.full(3, self.t, dtype=np.float32), float(self.t), False, False, {}
