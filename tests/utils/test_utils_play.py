@@ -374,3 +374,20 @@ def test_utils_play_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         _cli(["play", "utils-play/Corridor-v0", "--fps", "0"])
     assert "must be a positive number, got 0" in capsys.readouterr().err
+
+
+class FloatFrames(Corridor):
+    """Renders float frames, which pygame cannot show."""
+
+    def render(self) -> NDArray[np.uint8]:
+        frame: Any = np.zeros((8, 40, 3), dtype=np.float32)
+        return frame
+
+
+def test_utils_play_rejects_frames_that_are_not_images() -> None:
+    with pytest.raises(
+        TypeError,
+        match=r"must return an \(H, W, 3\) uint8 array; got an array of shape \(8, 40, 3\) "
+        r"and dtype float32",
+    ):
+        play(FloatFrames())

@@ -151,25 +151,20 @@ def _default_keys_to_action(env: Env[Any, Any]) -> Mapping[KeyCombination, Any]:
 
 
 def _frame(env: Env[Any, Any]) -> NDArray[np.uint8]:
+    """The env's current picture, the last one of an ``rgb_array_list`` batch."""
     rendered = env.render()
     if isinstance(rendered, list):
         rendered = rendered[-1] if rendered else None
-    if (
-        not isinstance(rendered, np.ndarray)
-        or rendered.dtype != np.uint8
-        or rendered.ndim != 3
-        or rendered.shape[2] != 3
-    ):
-        raise TypeError(
-            "play() shows the env's frames, so render() must return an (H, W, 3) uint8 array; "
-            f"got {type(rendered).__name__}"
-            + (
-                f" of shape {rendered.shape} and dtype {rendered.dtype}"
-                if isinstance(rendered, np.ndarray)
-                else ""
-            )
-        )
-    return rendered
+    if isinstance(rendered, np.ndarray):
+        if rendered.dtype == np.uint8 and rendered.ndim == 3 and rendered.shape[2] == 3:
+            return rendered
+        got = f"an array of shape {rendered.shape} and dtype {rendered.dtype}"
+    else:
+        got = type(rendered).__name__
+    raise TypeError(
+        f"play() shows the env's frames, so render() must return an (H, W, 3) uint8 array; "
+        f"got {got}"
+    )
 
 
 def _plot_of(callback: object) -> PlayPlot[Any, Any] | None:
