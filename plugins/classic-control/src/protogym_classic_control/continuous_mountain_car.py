@@ -18,6 +18,7 @@ from protogym import Env
 from protogym.spaces import Box
 from protogym_classic_control.utils import (
     continuous_action,
+    invalid_continuous_action,
     parse_reset_bounds,
     reset_needed,
     warn_no_render_mode,
@@ -88,24 +89,30 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         self, action: NDArray[np.float32]
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         # Fast path: a float ndarray of shape (1,) unpacks to one Python float; anything else
-        # (lists, other shapes, integer or object dtypes, NaN) goes through the full check.
+        # (lists, other shapes, integer or object dtypes) goes through the full check, and
+        # NaN, which fails both bounds tests below, raises before anything changes.
         value: float
         try:
             (value,) = action.tolist()
         except (AttributeError, TypeError, ValueError):
             value = continuous_action("ContinuousMountainCarEnv", action, self.action_space)
-        if value.__class__ is not float or value != value:
+        if value.__class__ is not float:
             value = continuous_action("ContinuousMountainCarEnv", action, self.action_space)
         state = self.state
         if state is None:
             raise reset_needed("ContinuousMountainCarEnv")
         position, velocity = state
 
-        force = value
-        if force > self.max_action:
-            force = self.max_action
-        elif force < self.min_action:
-            force = self.min_action
+        min_action = self.min_action
+        max_action = self.max_action
+        if min_action <= value <= max_action:
+            force = value
+        elif value > max_action:
+            force = max_action
+        elif value < min_action:
+            force = min_action
+        else:
+            raise invalid_continuous_action("ContinuousMountainCarEnv", action, self.action_space)
         max_speed = self.max_speed
         min_position = self.min_position
         velocity += force * self.power - 0.0025 * _cos(3 * position)

@@ -21,6 +21,7 @@ __all__ = [
     "INT_SCALAR_TYPES",
     "continuous_action",
     "discrete_action",
+    "invalid_continuous_action",
     "option_as_float",
     "parse_reset_bounds",
     "reset_needed",
@@ -103,7 +104,12 @@ def continuous_action(owner: str, action: object, space: Box) -> float:
         value = float(array[0])
         if value == value:
             return value
-    raise ValueError(
+    raise invalid_continuous_action(owner, action, space)
+
+
+def invalid_continuous_action(owner: str, action: object, space: Box) -> ValueError:
+    """The error for an action that is not a shape-(1,) real number array."""
+    return ValueError(
         f"{owner}.step() got the invalid action {action!r} ({type(action).__name__}): the "
         f"action space is {space!r}; pass a float array of shape (1,) with no NaN, e.g. "
         "np.array([0.5], dtype=np.float32) (values outside the bounds are clipped)"
