@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat, cast
 
 import numpy as np
 import pytest
@@ -380,8 +380,7 @@ class FloatFrames(Corridor):
     """Renders float frames, which pygame cannot show."""
 
     def render(self) -> NDArray[np.uint8]:
-        frame: Any = np.zeros((8, 40, 3), dtype=np.float32)
-        return frame
+        return cast("NDArray[np.uint8]", np.zeros((8, 40, 3), dtype=np.float32))
 
 
 def test_utils_play_rejects_frames_that_are_not_images() -> None:
