@@ -11,7 +11,6 @@ by the plugin's own check of the `register` call, rather than as an import error
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Literal
 
 from mypy.build import PRI_LOW, default_data_dir
@@ -19,7 +18,7 @@ from mypy.modulefinder import FindModuleCache, ModuleNotFoundReason, compute_sea
 from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile
 from mypy.options import Options
 
-from protogym.mypy.known_ids import KnownEnv, split_entry_point
+from protogym.mypy.known_ids import InstalledRegistry, split_entry_point
 
 ModuleStatus = Literal["typed", "untyped", "missing"]
 
@@ -74,7 +73,7 @@ def _is_protogym(module: str) -> bool:
 
 
 def env_module_dependencies(
-    tree: MypyFile, installed: Mapping[str, KnownEnv], locator: ModuleLocator
+    tree: MypyFile, installed: InstalledRegistry, locator: ModuleLocator
 ) -> list[tuple[int, str, int]]:
     """``(priority, module, line)`` for each env module that `tree`'s string literals name."""
     if _is_protogym(tree.fullname) or not tree.path or not imports_protogym(tree):
@@ -87,7 +86,7 @@ def env_module_dependencies(
     found: dict[str, int] = {}
     for match in _LITERAL_RE.finditer(text):
         literal = match.group(2)
-        known = installed.get(literal)
+        known = installed.envs.get(literal)
         if known is not None:
             modules = [
                 split_entry_point(known.entry_point)[0],

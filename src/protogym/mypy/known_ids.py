@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-# The same shape as `protogym.registration.spec.ENV_ID_RE`; kept here so that reading ids
-# from source text does not import the registry.
 _ENTRY_POINT_SEP = ":"
+# The names of `protogym.registration.plugins`, repeated so that the cache key can be computed
+# without importing the registry (and pluggy).
+PLUGIN_GROUP = "protogym.plugins"
+SELECTION_ENV_VAR = "PROTOGYM_PLUGINS"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,12 +98,40 @@ def _registry_specs() -> Iterable[Any]:
     return list(protogym.registry.values())
 
 
-def registry_digest(known: dict[str, KnownEnv]) -> str:
-    """A short hash of the installed ids and entry points, for mypy's cache invalidation."""
+class InstalledRegistry:
+    """The installed registry, loaded on first use.
+
+    A warm mypy run with nothing to re-check calls no hook, so it never pays for importing
+    the registry and the plugins.
+    """
+
+    def __init__(self, load: Callable[[], Iterable[Any]] | None = None) -> None:
+        self._load = load
+        self._envs: dict[str, KnownEnv] | None = None
+        self.error: str | None = None
+
+    @property
+    def envs(self) -> dict[str, KnownEnv]:
+        if self._envs is None:
+            self._envs, self.error = load_installed(self._load)
+        return self._envs
+
+
+def installation_digest() -> str:
+    """A short hash of what decides the installed registry, cheap enough for every run.
+
+    It covers the plugin entry points (name, target, distribution and version) and the
+    `PROTOGYM_PLUGINS` selection, read from package metadata without importing anything.
+    """
+    from importlib.metadata import entry_points
+
+    lines = [f"selection={os.environ.get(SELECTION_ENV_VAR, '')}"]
+    for entry_point in entry_points(group=PLUGIN_GROUP):
+        dist = entry_point.dist
+        version = f"{dist.name}=={dist.version}" if dist is not None else "?"
+        lines.append(f"{entry_point.name}={entry_point.value}@{version}")
     digest = hashlib.sha1(usedforsecurity=False)
-    for env_id in sorted(known):
-        env = known[env_id]
-        digest.update(f"{env_id}\0{env.entry_point}\0{env.api}\n".encode())
+    digest.update("\n".join(sorted(lines)).encode())
     return digest.hexdigest()[:16]
 
 

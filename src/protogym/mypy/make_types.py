@@ -10,7 +10,7 @@ Named `wrappers=[...]` may change them, so a call that passes some keeps the `An
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import Expression, MypyFile, RefExpr, StrExpr, Var
@@ -36,6 +36,7 @@ from protogym.mypy.env_types import (
     vector_env_info_of,
 )
 from protogym.mypy.known_ids import (
+    InstalledRegistry,
     KnownEnv,
     SourceRegistration,
     scan_registrations,
@@ -90,15 +91,13 @@ class MakeTyper:
 
     def __init__(
         self,
-        installed: Mapping[str, KnownEnv],
+        installed: InstalledRegistry,
         modules: Callable[[], dict[str, MypyFile]],
         lookup: Lookup,
-        registry_error: str | None = None,
     ) -> None:
         self._installed = installed
         self._modules = modules
         self._lookup = lookup
-        self._registry_error = registry_error
         self._in_build: dict[str, SourceRegistration] | None = None
 
     # -- what ids exist ----------------------------------------------------------------
@@ -122,12 +121,12 @@ class MakeTyper:
         return self._in_build
 
     def known(self, env_id: str) -> KnownEnv | None:
-        return self._installed.get(env_id) or self.in_build().get(env_id)
+        return self._installed.envs.get(env_id) or self.in_build().get(env_id)
 
     def unknown_id_message(self, env_id: str) -> str:
         from protogym.registration.spec import ENV_ID_RE
 
-        ids = sorted(set(self._installed) | set(self.in_build()))
+        ids = sorted(set(self._installed.envs) | set(self.in_build()))
         message = f'Unknown environment id "{env_id}"'
         match = ENV_ID_RE.fullmatch(env_id)
         same_name = []
@@ -149,8 +148,8 @@ class MakeTyper:
             " (ids come from the installed registry, listed by `protogym list`, and from "
             "literal register() calls in the checked code)"
         )
-        if self._registry_error is not None:
-            message += f"; the installed registry could not be loaded: {self._registry_error}"
+        if self._installed.error is not None:
+            message += f"; the installed registry could not be loaded: {self._installed.error}"
         return message
 
     # -- types -------------------------------------------------------------------------

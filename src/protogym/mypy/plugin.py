@@ -26,7 +26,7 @@ from mypy.types import FunctionLike, Type
 
 from protogym.mypy.deps import ModuleLocator, env_module_dependencies
 from protogym.mypy.env_defaults import ENV_FULLNAME, add_env_defaults
-from protogym.mypy.known_ids import load_installed, registry_digest
+from protogym.mypy.known_ids import InstalledRegistry, installation_digest
 from protogym.mypy.make_types import MakeTyper
 from protogym.mypy.register_check import RegisterChecker
 
@@ -51,13 +51,11 @@ def _plugin_digest() -> str:
 class ProtogymPlugin(Plugin):
     def __init__(self, options: object) -> None:
         super().__init__(options)  # type: ignore[arg-type]
-        installed, registry_error = load_installed()
-        self._digest = f"{registry_digest(installed)}-{_plugin_digest()}"
+        installed = InstalledRegistry()
+        self._digest = f"{installation_digest()}-{_plugin_digest()}"
         self._locator = ModuleLocator(self.options)
         self._installed = installed
-        self._make = MakeTyper(
-            installed, self._build_modules, self.lookup_fully_qualified, registry_error
-        )
+        self._make = MakeTyper(installed, self._build_modules, self.lookup_fully_qualified)
         self._register = RegisterChecker(self._locator, self._build_modules)
 
     def _build_modules(self) -> dict[str, MypyFile]:
@@ -94,7 +92,7 @@ class ProtogymPlugin(Plugin):
         return env_module_dependencies(file, self._installed, self._locator)
 
     def report_config_data(self, ctx: ReportConfigContext) -> str:
-        # A change in the installed registry (or in this plugin) re-checks every module: any
+        # A change in the installed plugins (or in this plugin) re-checks every module: any
         # of them may call make() with an id whose class moved.
         return self._digest
 
