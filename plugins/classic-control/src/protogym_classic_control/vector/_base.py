@@ -9,7 +9,10 @@ uniforms are drawn ahead in blocks; ``low + (high - low) * u`` is exactly what n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import threading
+import weakref
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,12 +35,68 @@ from protogym.vector.vector_env import (
 )
 from protogym_classic_control.utils import reset_needed
 
-__all__ = ["ClassicVectorEnv", "IntArray"]
+__all__ = ["UNSIGNED", "ClassicVectorEnv", "HelperThread", "IntArray"]
 
 IntArray = NDArray[np.intp]
+UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
+"""The unsigned dtype of each int size: viewed as unsigned, negative actions become huge, so
+one `max` checks both ends of the valid range."""
 
 _NEXT_STEP = AutoresetMode.NEXT_STEP
 _SAME_STEP = AutoresetMode.SAME_STEP
+
+
+class HelperThread:
+    """A daemon thread that runs one task at a time beside its owner's own work.
+
+    numpy releases the GIL inside its loops, so two halves of a large batch advance on two
+    cores at once. The hand-over uses two plain locks as binary semaphores (the cheapest
+    primitive there is); the thread holds no reference to its task between runs.
+    """
+
+    def __init__(self) -> None:
+        self._go = threading.Lock()
+        self._go.acquire()
+        self._done = threading.Lock()
+        self._done.acquire()
+        self._task: Callable[[], object] | None = None
+        self._error: BaseException | None = None
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="protogym-vector-helper",
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._go.acquire()
+            task, self._task = self._task, None
+            if task is None:
+                return
+            try:
+                task()
+            except BaseException as exc:  # handed to the owner, which re-raises it
+                self._error = exc
+            self._done.release()
+
+    def run_beside(self, task: Callable[[], object], own: Callable[[], object]) -> None:
+        """Run `task` on the helper and `own` here; return when both are done."""
+        self._task = task
+        self._go.release()
+        try:
+            own()
+        finally:
+            self._done.acquire()
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+    def stop(self) -> None:
+        """End the thread (idempotent)."""
+        if not self._stopped:
+            self._stopped = True
+            self._task = None
+            self._go.release()
+            self._thread.join()
 
 
 class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
@@ -51,6 +110,9 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
     render_fps: ClassVar[int] = 50
     buffered_resets: int = 64
     """Resets' worth of uniforms drawn ahead per sub-env (memory vs. generator calls)."""
+    parallel_threshold: int = 4096
+    """From this many sub-envs on (and with 2+ cores), envs that support it step the two
+    halves of the batch on two threads; set it higher to stay on one thread."""
 
     single_observation_space: Box
     single_action_space: Space[Any]
@@ -95,11 +157,23 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         blocks = self.buffered_resets
         self._uniforms = np.empty((num_envs, blocks, self.draws_per_reset), dtype=np.float64)
         self._cursor = np.full(num_envs, blocks, dtype=np.intp)
-        self._steps = np.zeros(num_envs, dtype=np.int64)
+        # Episode lengths as ticks: sub-env i's episode began at vector step _started_at[i].
+        self._tick = 0
+        self._started_at = np.zeros(num_envs, dtype=np.int64)
         self._pending = np.zeros(num_envs, dtype=np.bool_)
         self._started = False
         self._renderer: Env[Any, Any] | None = None
+        self._helper: HelperThread | None = None
         self.closed = False
+
+    def _helper_thread(self) -> HelperThread | None:
+        """The helper thread, started on first use, if the batch is big enough for one."""
+        if self._helper is None:
+            if self.num_envs < self.parallel_threshold or (os.cpu_count() or 1) < 2:
+                return None
+            self._helper = HelperThread()
+            weakref.finalize(self, self._helper.stop)
+        return self._helper
 
     @property
     def autoreset_mode(self) -> ModeT_co:
@@ -169,7 +243,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
                 self._generators[row], self._seeds[row] = np_random(seeds[row])
                 self._cursor[row] = blocks
         self._reset_rows(rows, self._draw(rows), options)
-        self._steps[rows] = 0
+        self._started_at[rows] = self._tick
         self._pending[rows] = False
         self._started = True
         return self._observe(None), {}
@@ -179,11 +253,13 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             self._check_open()
             raise reset_needed(type(self).__name__)
         rewards, terminated = self._physics(actions)
-        steps = self._steps
-        np.add(steps, 1, steps)
+        self._tick = tick = self._tick + 1
+        started_at = self._started_at
         limit = self.max_episode_steps
         truncated = (
-            np.zeros(self.num_envs, dtype=np.bool_) if limit is None else steps >= limit
+            np.zeros(self.num_envs, dtype=np.bool_)
+            if limit is None
+            else np.less_equal(started_at, tick - limit)
         )
         mode = self._autoreset_mode
         infos: dict[str, Any] = {}
@@ -192,7 +268,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             rows = pending.nonzero()[0]
             if len(rows):
                 self._reset_rows(rows, self._draw(rows), None)
-                steps[rows] = 0
+                started_at[rows] = tick
                 rewards[rows] = 0.0
                 terminated[rows] = False
                 truncated[rows] = False
@@ -205,13 +281,13 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             if len(rows):
                 finals = observations[rows]
                 self._reset_rows(rows, self._draw(rows), None)
-                steps[rows] = 0
+                started_at[rows] = tick
                 observations[rows] = self._observe(rows)
+                count = len(rows)
                 final_obs = np.full(self.num_envs, None, dtype=object)
+                final_obs[rows] = np.fromiter(finals, dtype=object, count=count)
                 final_info = np.full(self.num_envs, None, dtype=object)
-                for final, row in zip(finals, rows.tolist(), strict=True):
-                    final_obs[row] = final
-                    final_info[row] = {}
+                final_info[rows] = np.fromiter(({} for _ in range(count)), object, count)
                 infos = {
                     "final_observation": final_obs,
                     "_final_observation": done,
@@ -245,6 +321,9 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         if self._renderer is not None:
             self._renderer.close()
             self._renderer = None
+        if self._helper is not None:
+            self._helper.stop()
+            self._helper = None
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -253,7 +332,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         cursor = self._cursor
         at = cursor[rows]
         blocks = self.buffered_resets
-        if at.max() >= blocks:
+        if len(at) and np.maximum.reduce(at) >= blocks:
             uniforms = self._uniforms
             generators = self._generators
             used_up = at >= blocks

@@ -8,6 +8,7 @@ one multiply and one add over the whole state.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,9 +19,39 @@ from protogym.spaces import Box, Discrete, batch_space
 from protogym.vector.vector_env import AutoresetMode, ModeT_co
 from protogym_classic_control.cartpole import CartPoleEnv
 from protogym_classic_control.utils import parse_reset_bounds
-from protogym_classic_control.vector._base import ClassicVectorEnv, IntArray
+from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, IntArray
 
 __all__ = ["CartPoleVectorEnv"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Views:
+    """Views into the state and scratch buffers of one block of sub-envs."""
+
+    state: NDArray[np.float64]
+    theta: NDArray[np.float64]
+    theta_dot: NDArray[np.float64]
+    velocities: NDArray[np.float64]
+    positions: NDArray[np.float64]
+    deriv: NDArray[np.float64]
+    deriv_positions: NDArray[np.float64]
+    deriv_velocities: NDArray[np.float64]
+    force: NDArray[np.float64]
+    xacc: NDArray[np.float64]
+    thetaacc: NDArray[np.float64]
+    cos: NDArray[np.float64]
+    theta_dot_cos: NDArray[np.float64]
+    sin: NDArray[np.float64]
+    t1: NDArray[np.float64]
+    t2: NDArray[np.float64]
+    pair: NDArray[np.float64]
+    temp: NDArray[np.float64]
+    denominator: NDArray[np.float64]
+    magnitudes: NDArray[np.float64]
+    flags: NDArray[np.bool_]
+    flag_x: NDArray[np.bool_]
+    flag_theta: NDArray[np.bool_]
+    terminated: NDArray[np.bool_]
 
 
 class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
@@ -62,13 +93,25 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
 
-        self.state = np.zeros((4, num_envs), dtype=np.float64)
+        # Rows 0-3: the state; row 4: cos(theta), next to theta_dot so that one multiply
+        # squares both (the two chains below run side by side as rows of `_pair`).
+        self._rows = np.zeros((5, num_envs), dtype=np.float64)
+        self.state = self._rows[:4]
         self._beyond = np.zeros(num_envs, dtype=np.bool_)  # terminated earlier, not reset
         self._deriv = np.empty((4, num_envs), dtype=np.float64)
-        self._temps = np.empty((5, num_envs), dtype=np.float64)
+        self._temps = np.empty((3, num_envs), dtype=np.float64)
+        self._pair = np.empty((2, num_envs), dtype=np.float64)
+        self._pair_scales = np.empty((2, 1), dtype=np.float64)
         self._abs = np.empty((2, num_envs), dtype=np.float64)
         self._flags = np.empty((2, num_envs), dtype=np.bool_)
         self._thresholds = np.empty((2, 1), dtype=np.float64)
+        self._terminated = np.empty(num_envs, dtype=np.bool_)
+        half = num_envs // 2
+        self._kits = (
+            self._views(slice(None)),
+            self._views(slice(None, half)),
+            self._views(slice(half, None)),
+        )
 
     def _reset_rows(self, rows: IntArray, uniforms: NDArray[np.float64],
                     options: dict[str, Any] | None) -> None:
@@ -78,8 +121,6 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             self._beyond[rows] = False
 
     def _physics(self, actions: Any) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        # Every operation below is the single env's, in its order, so results are bitwise
-        # equal; positional `out` arguments and locals keep the per-call overhead low.
         action = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         num_envs = self.num_envs
         if action.shape != (num_envs,) or action.dtype.kind not in "iu":
@@ -88,69 +129,20 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
                 f"values 0 or 1, got {action.dtype} of shape {action.shape}"
             )
         if action.dtype.kind == "i":  # negatives become huge, so one max() checks both ends
-            action = action.view(f"u{action.dtype.itemsize}")
-        if action.max() > 1:
+            action = action.view(UNSIGNED[action.dtype.itemsize])
+        if np.maximum.reduce(action) > 1:
             raise ValueError(f"CartPoleVectorEnv.step() got actions outside {{0, 1}}: {actions!r}")
-        state = self.state
-        theta, theta_dot = state[2], state[3]
-        deriv = self._deriv
-        cos, sin, temp, t1, t2 = self._temps
-        multiply, divide, subtract = np.multiply, np.divide, np.subtract
-        force = deriv[0]  # scratch until the Euler update
-        force_mag = self.force_mag
-        multiply(action, 2.0 * force_mag, force)  # 0 -> -force_mag, 1 -> +force_mag exactly
-        subtract(force, force_mag, force)
-
-        total_mass = self.total_mass
-        polemass_length = self.polemass_length
-        np.cos(theta, cos)
-        np.sin(theta, sin)
-        # temp = (force + polemass_length * theta_dot**2 * sin) / total_mass
-        multiply(theta_dot, theta_dot, t1)
-        multiply(polemass_length, t1, t1)
-        multiply(t1, sin, t1)
-        np.add(force, t1, t1)
-        divide(t1, total_mass, temp)
-        # thetaacc = (g * sin - cos * temp) / (length * (4/3 - masspole * cos**2 / total_mass))
-        multiply(cos, cos, t1)
-        multiply(self.masspole, t1, t1)
-        divide(t1, total_mass, t1)
-        subtract(4.0 / 3.0, t1, t1)
-        multiply(self.length, t1, t1)
-        multiply(self.gravity, sin, t2)
-        multiply(cos, temp, sin)
-        subtract(t2, sin, t2)
-        thetaacc = deriv[3]
-        divide(t2, t1, thetaacc)
-        # xacc = temp - polemass_length * thetaacc * cos / total_mass
-        multiply(polemass_length, thetaacc, t1)
-        multiply(t1, cos, t1)
-        divide(t1, total_mass, t1)
-        subtract(temp, t1, deriv[1])
-
-        tau = self.tau
-        if self.kinematics_integrator == "euler":
-            deriv[0::2] = state[1::2]
-            multiply(tau, deriv, deriv)
-            np.add(state, deriv, state)
-        else:  # semi-implicit Euler: velocities first, then positions from the new ones
-            velocities = deriv[1::2]
-            multiply(tau, velocities, velocities)
-            np.add(state[1::2], velocities, state[1::2])
-            positions = deriv[0::2]
-            multiply(tau, state[1::2], positions)
-            np.add(state[0::2], positions, state[0::2])
-
-        # |x| > x_threshold is x < -x_threshold or x > x_threshold, NaN included.
-        magnitudes = self._abs
-        np.abs(state[0::2], magnitudes)
-        thresholds = self._thresholds
-        thresholds[0, 0] = self.x_threshold
-        thresholds[1, 0] = self.theta_threshold_radians
-        flags = self._flags
-        np.greater(magnitudes, thresholds, flags)
-        terminated = flags[0] | flags[1]
-
+        helper = self._helper_thread() if num_envs >= self.parallel_threshold else None
+        if helper is None:
+            terminated = self._advance(action, self._kits[0], None)
+        else:
+            first, second = self._kits[1], self._kits[2]
+            half = num_envs // 2
+            helper.run_beside(
+                lambda: self._advance(action[half:], second, second.terminated),
+                lambda: self._advance(action[:half], first, first.terminated),
+            )
+            terminated = self._terminated.copy()  # the buffer is reused by the next step
         if self.sutton_barto_reward:
             rewards = np.where(terminated, -1.0, 0.0)
         else:
@@ -160,10 +152,112 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             # env then pays 0 (not 1) for every further terminated step.
             beyond = self._beyond
             if not self.sutton_barto_reward:
-                np.logical_and(terminated, beyond, flags[0])
-                rewards[flags[0]] = 0.0
+                rewards[terminated & beyond] = 0.0
             np.logical_or(beyond, terminated, beyond)
         return rewards, terminated
+
+    def _views(self, columns: slice) -> _Views:
+        """The views one `_advance` of sub-envs `columns` works in, made once."""
+        rows = self._rows[:, columns]
+        state = rows[:4]
+        deriv = self._deriv[:, columns]
+        temps = self._temps[:, columns]
+        pair = self._pair[:, columns]
+        flags = self._flags[:, columns]
+        return _Views(
+            state=state,
+            theta=state[2],
+            theta_dot=state[3],
+            velocities=state[1::2],
+            positions=state[0::2],
+            deriv=deriv,
+            deriv_positions=deriv[0::2],
+            deriv_velocities=deriv[1::2],
+            force=deriv[0],  # scratch until the Euler update
+            xacc=deriv[1],
+            thetaacc=deriv[3],
+            cos=rows[4],
+            theta_dot_cos=rows[3:5],
+            sin=temps[0],
+            t1=temps[1],
+            t2=temps[2],
+            pair=pair,
+            temp=pair[0],
+            denominator=pair[1],
+            magnitudes=self._abs[:, columns],
+            flags=flags,
+            flag_x=flags[0],
+            flag_theta=flags[1],
+            terminated=self._terminated[columns],
+        )
+
+    def _advance(
+        self, action: NDArray[Any], v: _Views, out: NDArray[np.bool_] | None
+    ) -> NDArray[np.bool_]:
+        """Step the sub-envs of views `v`; return their `terminated` flags (into `out`).
+
+        Every operation is the single env's, in its order, so results are bitwise equal;
+        positional `out` arguments, locals and views made once keep the overhead low.
+        """
+        multiply, divide, subtract = np.multiply, np.divide, np.subtract
+        force = v.force
+        force_mag = self.force_mag
+        multiply(action, 2.0 * force_mag, force)  # 0 -> -force_mag, 1 -> +force_mag exactly
+        subtract(force, force_mag, force)
+
+        total_mass = self.total_mass
+        polemass_length = self.polemass_length
+        cos, sin, t1, t2 = v.cos, v.sin, v.t1, v.t2
+        np.cos(v.theta, cos)
+        np.sin(v.theta, sin)
+        # Two chains side by side, one per row of `pair`, each in the single env's order:
+        #   temp        = (force + polemass_length * theta_dot**2 * sin) / total_mass
+        #   denominator = length * (4/3 - masspole * cos**2 / total_mass)
+        pair, temp, denominator = v.pair, v.temp, v.denominator
+        scales = self._pair_scales
+        scales[0, 0] = polemass_length
+        scales[1, 0] = self.masspole
+        multiply(v.theta_dot_cos, v.theta_dot_cos, pair)
+        multiply(scales, pair, pair)
+        multiply(temp, sin, temp)
+        np.add(force, temp, temp)
+        divide(pair, total_mass, pair)
+        subtract(4.0 / 3.0, denominator, denominator)
+        multiply(self.length, denominator, denominator)
+        # thetaacc = (gravity * sin - cos * temp) / denominator
+        multiply(self.gravity, sin, t2)
+        multiply(cos, temp, sin)
+        subtract(t2, sin, t2)
+        thetaacc = v.thetaacc
+        divide(t2, denominator, thetaacc)
+        # xacc = temp - polemass_length * thetaacc * cos / total_mass
+        multiply(polemass_length, thetaacc, t1)
+        multiply(t1, cos, t1)
+        divide(t1, total_mass, t1)
+        subtract(temp, t1, v.xacc)
+
+        tau = self.tau
+        state, deriv = v.state, v.deriv
+        if self.kinematics_integrator == "euler":
+            v.deriv_positions[...] = v.velocities
+            multiply(tau, deriv, deriv)
+            np.add(state, deriv, state)
+        else:  # semi-implicit Euler: velocities first, then positions from the new ones
+            velocities = v.deriv_velocities
+            multiply(tau, velocities, velocities)
+            np.add(v.velocities, velocities, v.velocities)
+            positions = v.deriv_positions
+            multiply(tau, v.velocities, positions)
+            np.add(v.positions, positions, v.positions)
+
+        # |x| > x_threshold is x < -x_threshold or x > x_threshold, NaN included.
+        thresholds = self._thresholds
+        thresholds[0, 0] = self.x_threshold
+        thresholds[1, 0] = self.theta_threshold_radians
+        np.abs(v.positions, v.magnitudes)
+        np.greater(v.magnitudes, thresholds, v.flags)
+        terminated: NDArray[np.bool_] = np.logical_or(v.flag_x, v.flag_theta, out)
+        return terminated
 
     def _observe(self, rows: IntArray | None) -> NDArray[np.float32]:
         if rows is None:

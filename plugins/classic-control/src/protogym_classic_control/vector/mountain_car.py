@@ -12,7 +12,7 @@ from protogym.spaces import Box, Discrete, batch_space
 from protogym.vector.vector_env import AutoresetMode, ModeT_co
 from protogym_classic_control.mountain_car import MountainCarEnv
 from protogym_classic_control.utils import parse_reset_bounds
-from protogym_classic_control.vector._base import ClassicVectorEnv, IntArray
+from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, IntArray
 
 __all__ = ["MountainCarVectorEnv", "car_dynamics"]
 
@@ -105,7 +105,7 @@ def discrete_actions(owner: str, actions: Any, num_envs: int, n: int) -> NDArray
             f"[0, {n}), got {action.dtype} of shape {action.shape}"
         )
     if action.dtype.kind == "i":
-        action = action.view(f"u{action.dtype.itemsize}")
+        action = action.view(UNSIGNED[action.dtype.itemsize])
     if action.max() >= n:
         raise ValueError(f"{owner}.step() got actions outside [0, {n}): {actions!r}")
     return action

@@ -1,0 +1,138 @@
+"""Env-steps per second of protogym's vector envs against Gymnasium 1.4's, in one run.
+
+- SyncVectorEnv and AsyncVectorEnv of 8 CartPole-v1 made by each library's `make_vec`
+  (sub-envs with their checker, order-enforcing and time-limit wrappers, as users run them);
+  protogym's async default is one worker per core, each stepping its block of sub-envs.
+- The native vector CartPole (`vectorization_mode="vector_entry_point"`) at 1024 and 8192
+  sub-envs. Gymnasium's autoresets on the next step, so protogym's is timed in next-step
+  mode for the ratio; its default same-step mode (which also builds `final_observation`
+  infos) is reported beside it.
+- EnvPool, only if it is already installed (``pip install envpool``), for reference.
+
+Both libraries step the same pre-drawn random actions; their timed runs alternate and the
+best of each is kept, so load on the machine hits both alike. Rates count env-steps (one
+vector step of N sub-envs is N env-steps).
+
+Run: ``.venv/bin/python benchmarks/bench_vector.py [--seconds S] [--repeats R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+import protogym
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import Row, best_rate, print_rows
+
+Stepper = Callable[[], object]
+
+
+def _stepper(env: Any, num_envs: int, seed: int = 0) -> Stepper:
+    """One vector step per call over a ring of pre-drawn actions."""
+    env.reset(seed=seed)
+    actions = list(np.random.default_rng(seed).integers(0, 2, size=(64, num_envs)))
+    step = env.step
+    position = 0
+
+    def work() -> None:
+        nonlocal position
+        step(actions[position])
+        position = (position + 1) % 64
+
+    return work
+
+
+def _calls_for(work: Stepper, seconds: float) -> int:
+    """How many calls of `work` take about `seconds` (after a warm-up)."""
+    for _ in range(20):
+        work()
+    start = time.perf_counter()
+    calls = 0
+    while time.perf_counter() - start < seconds / 4:
+        work()
+        calls += 1
+    return max(10, calls * 4)
+
+
+def _compare(
+    ours: Stepper, theirs: Stepper, num_envs: int, seconds: float, repeats: int
+) -> tuple[float, float]:
+    """Best env-steps per second of each, alternating single timed runs."""
+    calls_ours, calls_theirs = _calls_for(ours, seconds), _calls_for(theirs, seconds)
+    best_ours = best_theirs = 0.0
+    for _ in range(repeats):
+        best_ours = max(best_ours, best_rate(ours, calls_ours, repeats=1))
+        best_theirs = max(best_theirs, best_rate(theirs, calls_theirs, repeats=1))
+    return best_ours * num_envs, best_theirs * num_envs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of each timed run")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs, best is kept")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    rows: list[Row] = []
+
+    for mode, target in (("sync", 2.0), ("async", 5.0)):
+        ours = protogym.make_vec("CartPole-v1", 8, vectorization_mode=mode)
+        theirs = gymnasium.make_vec("CartPole-v1", num_envs=8, vectorization_mode=mode)
+        rates = _compare(_stepper(ours, 8), _stepper(theirs, 8), 8, args.seconds, args.repeats)
+        rows.append(Row(f"{mode.capitalize()}VectorEnv, 8 CartPole", "/s", *rates, True, target))
+        ours.close()
+        theirs.close()
+
+    for num_envs in (1024, 8192):
+        theirs = gymnasium.make_vec(
+            "CartPole-v1", num_envs=num_envs, vectorization_mode="vector_entry_point"
+        )
+        for autoreset, target in (("next_step", 1.5), ("same_step", None)):
+            ours = protogym.make_vec(
+                "CartPole-v1", num_envs, vectorization_mode="vector_entry_point",
+                vector_kwargs={"autoreset_mode": autoreset},
+            )
+            rates = _compare(
+                _stepper(ours, num_envs), _stepper(theirs, num_envs), num_envs,
+                args.seconds, args.repeats,
+            )
+            name = f"native CartPole x{num_envs} ({autoreset})"
+            rows.append(Row(name, "/s", *rates, True, target))
+            ours.close()
+        theirs.close()
+
+    print_rows("vector envs: env-steps per second (gymnasium column: Gymnasium 1.4)", rows)
+    _envpool(args.seconds)
+
+
+def _envpool(seconds: float) -> None:
+    """EnvPool's CartPole beside protogym's native one, when EnvPool is installed."""
+    try:
+        import envpool
+    except ImportError:
+        print("\nEnvPool: not installed, skipped (pip install envpool to include it)")
+        return
+    rows = []
+    for num_envs in (1024, 8192):
+        pool = envpool.make_gymnasium("CartPole-v1", num_envs=num_envs)
+        ours = protogym.make_vec(
+            "CartPole-v1", num_envs, vectorization_mode="vector_entry_point",
+            vector_kwargs={"autoreset_mode": "next_step"},
+        )
+        rates = _compare(_stepper(ours, num_envs), _stepper(pool, num_envs), num_envs,
+                         seconds, 3)
+        rows.append(Row(f"native CartPole x{num_envs} vs EnvPool", "/s", *rates, True, None))
+    print_rows("vector envs against EnvPool (gymnasium column: EnvPool)", rows)
+
+
+if __name__ == "__main__":
+    main()
