@@ -201,7 +201,7 @@ class Wrapper(
 
         @property
         def env(self) -> Env[_ObsT_co, _ActT]:
-            return cast("Env[_ObsT_co, _ActT]", self.__dict__["env"])
+            return cast("Env[_ObsT_co, _ActT]", getattr(self, "env"))  # noqa: B009
 
     else:
         _required_members_ = (*_ENV_MEMBERS, "env", "unwrapped", "spec", "np_random")
@@ -214,35 +214,38 @@ class Wrapper(
                 f"which lacks {', '.join(missing)}"
             )
         # A plain instance attribute rather than a property: `self.env.step` is on the hot
-        # path of every step. Spaces and metadata set on the wrapper live beside it; until
-        # then they are the inner env's.
-        self.__dict__["env"] = env
+        # path of every step. Set through object.__setattr__, never self.__dict__: touching
+        # __dict__ makes CPython 3.11 keep the attributes in a real dict, slowing every read.
+        # Spaces, metadata and spec assigned on the wrapper live beside it; until then they
+        # are the inner env's.
+        object.__setattr__(self, "env", env)
 
     @property
     def action_space(self) -> Space[_WActT]:
-        return cast("Space[_WActT]", self.__dict__.get("_action_space") or self.env.action_space)
+        own = getattr(self, "_action_space", None)
+        return cast("Space[_WActT]", self.env.action_space if own is None else own)
 
     @action_space.setter
     def action_space(self, space: Space[_WActT]) -> None:
-        self.__dict__["_action_space"] = space
+        object.__setattr__(self, "_action_space", space)
 
     @property
     def observation_space(self) -> Space[_WObsT]:
-        own = self.__dict__.get("_observation_space")
-        return cast("Space[_WObsT]", own or self.env.observation_space)
+        own = getattr(self, "_observation_space", None)
+        return cast("Space[_WObsT]", self.env.observation_space if own is None else own)
 
     @observation_space.setter
     def observation_space(self, space: Space[_WObsT]) -> None:
-        self.__dict__["_observation_space"] = space
+        object.__setattr__(self, "_observation_space", space)
 
     @property
     def metadata(self) -> Mapping[str, Any]:
-        own = self.__dict__.get("_metadata")
+        own = getattr(self, "_metadata", None)
         return self.env.metadata if own is None else cast("Mapping[str, Any]", own)
 
     @metadata.setter
     def metadata(self, value: Mapping[str, Any]) -> None:
-        self.__dict__["_metadata"] = value
+        object.__setattr__(self, "_metadata", value)
 
     @property
     def render_mode(self) -> str | None:
@@ -251,12 +254,12 @@ class Wrapper(
     @property
     def spec(self) -> EnvSpec | None:
         """The inner env's spec; `make` sets the outermost wrapper's to the full recipe."""
-        own = self.__dict__.get("_spec")
+        own = getattr(self, "_spec", None)
         return own if own is not None else getattr(self.env, "spec", None)
 
     @spec.setter
     def spec(self, value: EnvSpec | None) -> None:
-        self.__dict__["_spec"] = value
+        object.__setattr__(self, "_spec", value)
 
     @property
     def unwrapped(self) -> Env[Any, Any]:
@@ -307,7 +310,7 @@ class Wrapper(
         """Look `name` up on this wrapper, then on each inner env in turn."""
         env: Any = self
         while True:
-            if name in getattr(env, "__dict__", {}) or hasattr(type(env), name):
+            if hasattr(env, name):
                 return getattr(env, name)
             if not isinstance(env, Wrapper):
                 raise AttributeError(

@@ -13,6 +13,7 @@ check runs, as its findings would only repeat these. Nothing is replaced or re-w
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Collection, Mapping
 from itertools import combinations
 from typing import Any, TypeVar
@@ -233,11 +234,16 @@ def _snapshot(value: _T) -> _T:
 
 def _rng_state(env: Any) -> dict[str, Any] | None:
     """The bit-generator state of the innermost env's `np_random`, if it keeps one."""
-    own = getattr(bare(env), "__dict__", {})
-    for name in ("_np_random", "np_random"):
-        generator = own.get(name)
-        if isinstance(generator, np.random.Generator):
-            return dict(generator.bit_generator.state)
+    inner = bare(env)
+    # Never read the env's __dict__ (CPython 3.11 would slow its attribute reads for good),
+    # and never trigger a lazy `np_random` property, which would create a generator.
+    generator = getattr(inner, "_np_random", None)
+    if not isinstance(generator, np.random.Generator) and not isinstance(
+        inspect.getattr_static(type(inner), "np_random", None), property
+    ):
+        generator = getattr(inner, "np_random", None)
+    if isinstance(generator, np.random.Generator):
+        return dict(generator.bit_generator.state)
     return None
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from protogym.checker.report import Findings
 from protogym.core import _ENV_MEMBERS
+from protogym.spaces.box import Box
 from protogym.spaces.space import Space
 
 __all__ = [
@@ -100,7 +101,9 @@ def check_space(space: object, role: str, f: Findings, *, hints: bool = False) -
 
 def _check_structure(space: Any, role: str, f: Findings, *, hints: bool, path: str) -> None:
     kind = space_kind(space)
-    if kind == "Box":
+    if type(space) is Box:
+        _check_protogym_box(space, role, f, hints=hints, path=path)
+    elif kind == "Box":
         _check_box(space, role, f, hints=hints, path=path)
     elif kind == "Discrete":
         n = getattr(space, "n", None)
@@ -139,6 +142,28 @@ def _check_sub(space: object, role: str, f: Findings, *, hints: bool, path: str)
         f.add("PG101", f"{path} is {_short(space)}, which is not a Space.")
     else:
         _check_structure(space, role, f, hints=hints, path=path)
+
+
+# Findings for protogym Boxes, keyed by the identity of their read-only bounds: boxes built
+# from the same arguments share those arrays (see Box), so `make` checks each kind of space
+# once. The entries hold the arrays, so their ids cannot be reused while cached.
+_BOX_FINDINGS: dict[tuple[int, int, str, bool, str], tuple[Any, Any, list[tuple[str, str]]]] = {}
+_BOX_FINDINGS_KEPT = 256
+
+
+def _check_protogym_box(space: Box, role: str, f: Findings, *, hints: bool, path: str) -> None:
+    low, high = space.low, space.high
+    key = (id(low), id(high), role, hints, path)
+    cached = _BOX_FINDINGS.get(key)
+    if cached is None or cached[0] is not low or cached[1] is not high:
+        scratch = Findings(f.report.target)
+        _check_box(space, role, scratch, hints=hints, path=path)
+        cached = (low, high, [(r.id, r.message) for r in scratch.report.results])
+        if len(_BOX_FINDINGS) >= _BOX_FINDINGS_KEPT:
+            del _BOX_FINDINGS[next(iter(_BOX_FINDINGS))]
+        _BOX_FINDINGS[key] = cached
+    for rule_id, message in cached[2]:
+        f.add(rule_id, message)
 
 
 def _check_box(space: Any, role: str, f: Findings, *, hints: bool, path: str) -> None:

@@ -10,6 +10,7 @@ the whole recipe, so ``make(env.spec)`` builds the same stack again.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
@@ -19,14 +20,20 @@ from protogym.core import Env, Wrapper
 from protogym.error import RegistrationError
 from protogym.registration.global_registry import registry
 from protogym.registration.spec import EnvSpec, WrapperSpec
+from protogym.wrappers.common import OrderEnforcing, TimeLimit
 
 if TYPE_CHECKING:
     from protogym.compat import LegacyEnv
+    from protogym.wrappers.env_checker import PassiveEnvChecker
 
 WrapperRequest: TypeAlias = "str | tuple[str, Mapping[str, Any]] | WrapperSpec"
 """A wrapper to apply by name: `"Name"`, `("Name", {kwargs})` or a `WrapperSpec`."""
 
 _loaded: dict[str, Any] = {}
+
+# A structural env may have a read-only spec; the wrappers make adds still report it. One
+# shared instance: make is called in loops.
+_READ_ONLY_SPEC = contextlib.suppress(AttributeError)
 
 
 def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any]:
@@ -128,7 +135,9 @@ def make(
         max_episode_steps = spec.max_episode_steps
     if disable_env_checker is None:
         disable_env_checker = spec.disable_env_checker
-    requests = (*spec.additional_wrappers, *(_wrapper_spec(w) for w in wrappers or ()))
+    requests = spec.additional_wrappers
+    if wrappers:
+        requests += tuple(_wrapper_spec(request) for request in wrappers)
     if (
         env_kwargs == spec.kwargs
         and max_episode_steps == spec.max_episode_steps
@@ -143,16 +152,11 @@ def make(
             disable_env_checker=disable_env_checker,
             additional_wrappers=(),
         )
-    # A structural env may have a read-only spec; the wrappers below still report it.
-    with contextlib.suppress(AttributeError):
+    with _READ_ONLY_SPEC:
         env.spec = made_spec
 
-    from protogym.wrappers.common import OrderEnforcing, TimeLimit
-
     if not disable_env_checker:
-        from protogym.wrappers.env_checker import PassiveEnvChecker
-
-        env = PassiveEnvChecker(env)
+        env = _passive_env_checker()(env)
     if spec.order_enforce:
         env = OrderEnforcing(env)
     if max_episode_steps is not None:
@@ -196,6 +200,14 @@ def _apply(env: Any, request: WrapperSpec) -> tuple[Wrapper[Any, Any, Any, Any],
         name=request.name, entry_point=registered.entry_point, kwargs=request.kwargs
     )
     return wrapped, recorded
+
+
+@functools.cache
+def _passive_env_checker() -> type[PassiveEnvChecker[Any, Any]]:
+    """The checker wrapper, imported on first use: it brings numpy, which discovery avoids."""
+    from protogym.wrappers.env_checker import PassiveEnvChecker
+
+    return PassiveEnvChecker
 
 
 def _wrapper_spec(request: WrapperRequest) -> WrapperSpec:

@@ -13,6 +13,7 @@ from protogym.spaces.base import SeedLike, SpaceBase
 __all__ = ["Discrete", "check_int_arg", "check_mask", "check_probability"]
 
 _INT64 = np.dtype(np.int64)
+_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 
 
 def check_int_arg(owner: str, name: str, value: object) -> int:
@@ -69,8 +70,7 @@ class Discrete(SpaceBase[np.int64]):
         if n_int <= 0:
             raise ValueError(f"Discrete n must be a positive int, got n={n!r}")
         start_int = check_int_arg("Discrete", "start", start)
-        info = np.iinfo(np.int64)
-        if start_int < info.min or start_int + n_int - 1 > info.max:
+        if start_int < _INT64_MIN or start_int + n_int - 1 > _INT64_MAX:
             raise ValueError(
                 f"Discrete start={start!r} and n={n!r} give values outside int64's range"
             )

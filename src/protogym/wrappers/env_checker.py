@@ -42,7 +42,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
         if self._checked_reset:  # reached only through a bound method cached before rebinding
             return self.env.reset(seed=seed, options=options)
         self._checked_reset = True
-        self.__dict__["reset"] = self.env.reset
+        object.__setattr__(self, "reset", self.env.reset)
         findings = Findings(self._target)
         if passive.check_reset_signature(self.env, findings):
             result = self.env.reset(seed=seed, options=options)
@@ -61,7 +61,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
         if self._checked_step:  # reached only through a bound method cached before rebinding
             return self.env.step(action)
         self._checked_step = True
-        self.__dict__["step"] = self.env.step
+        object.__setattr__(self, "step", self.env.step)
         findings = Findings(self._target)
         passive.check_action(action, self.env.action_space, findings)
         result = self.env.step(action)
@@ -80,7 +80,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
         if self._checked_render:
             return self.env.render()
         self._checked_render = True
-        self.__dict__["render"] = self.env.render
+        object.__setattr__(self, "render", self.env.render)
         findings = Findings(self._target)
         frame = passive.check_render(self.env, findings)
         _emit(findings)

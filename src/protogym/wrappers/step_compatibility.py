@@ -48,7 +48,7 @@ class StepCompatibility(Generic[ObsType, ActType, TwoDones]):
         self.return_two_dones = return_two_dones
         if return_two_dones:
             # Nothing to convert: bind straight through so the wrapper costs nothing.
-            self.step = env.step  # type: ignore[method-assign,assignment]
+            object.__setattr__(self, "step", env.step)
 
     @property
     def action_space(self) -> Space[ActType]:
