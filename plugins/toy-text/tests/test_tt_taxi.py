@@ -156,10 +156,10 @@ def test_tt_taxi_v3_fickle_probability_is_fixed() -> None:
 
 
 def test_tt_taxi_encode_decode_round_trip() -> None:
-    env = TaxiEnv()
+    env, reference = TaxiEnv(), ReferenceTaxi()
     for state in range(500):
         assert env.encode(*env.decode(state)) == state
-        assert env.decode(state) == tuple(ReferenceTaxi().decode(state))
+        assert env.decode(state) == tuple(reference.decode(state))
 
 
 def test_tt_taxi_info_mask_is_a_fresh_array() -> None:
