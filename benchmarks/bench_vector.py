@@ -24,7 +24,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -32,7 +32,7 @@ import numpy as np
 import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, best_rate, print_rows
+from harness import Row, best_rate, print_rows  # type: ignore[import-not-found, unused-ignore]
 
 Stepper = Callable[[], object]
 
@@ -84,7 +84,8 @@ def main() -> None:
     warnings.simplefilter("ignore")
     rows: list[Row] = []
 
-    for mode, target in (("sync", 2.0), ("async", 5.0)):
+    modes: tuple[tuple[Literal["sync", "async"], float], ...] = (("sync", 2.0), ("async", 5.0))
+    for mode, target in modes:
         ours = protogym.make_vec("CartPole-v1", 8, vectorization_mode=mode)
         theirs = gymnasium.make_vec("CartPole-v1", num_envs=8, vectorization_mode=mode)
         rates = _compare(_stepper(ours, 8), _stepper(theirs, 8), 8, args.seconds, args.repeats)
@@ -96,7 +97,10 @@ def main() -> None:
         theirs = gymnasium.make_vec(
             "CartPole-v1", num_envs=num_envs, vectorization_mode="vector_entry_point"
         )
-        for autoreset, target in (("next_step", 1.5), ("same_step", None)):
+        native_targets: tuple[tuple[str, float | None], ...] = (
+            ("next_step", 1.5), ("same_step", None)
+        )
+        for autoreset, native_target in native_targets:
             ours = protogym.make_vec(
                 "CartPole-v1", num_envs, vectorization_mode="vector_entry_point",
                 vector_kwargs={"autoreset_mode": autoreset},
@@ -106,7 +110,7 @@ def main() -> None:
                 args.seconds, args.repeats,
             )
             name = f"native CartPole x{num_envs} ({autoreset})"
-            rows.append(Row(name, "/s", *rates, True, target))
+            rows.append(Row(name, "/s", *rates, True, native_target))
             ours.close()
         theirs.close()
 
@@ -117,7 +121,7 @@ def main() -> None:
 def _envpool(seconds: float) -> None:
     """EnvPool's CartPole beside protogym's native one, when EnvPool is installed."""
     try:
-        import envpool
+        import envpool  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         print("\nEnvPool: not installed, skipped (pip install envpool to include it)")
         return

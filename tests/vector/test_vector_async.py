@@ -27,6 +27,7 @@ def test_sub_envs_are_split_into_contiguous_blocks_one_worker_each() -> None:
         pids = env.get_attr("pid")
         assert len(set(pids)) == 2
         assert pids[0] == pids[1] and pids[2] == pids[3] == pids[4]
+        assert env.worker_pids == (pids[0], pids[4])
         assert os.getpid() not in pids
     with AsyncVectorEnv(countdowns(2), num_workers=8) as env:
         assert env.num_workers == 2  # never more workers than sub-envs

@@ -463,6 +463,11 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def autoreset_mode(self) -> ModeT_co:
         return self._autoreset_mode  # type: ignore[return-value]
 
+    @property
+    def worker_pids(self) -> tuple[int, ...]:
+        """The process ids of the workers, in sub-env order (for monitoring and tests)."""
+        return tuple(process.pid for process in self._processes if process.pid is not None)
+
     # -- the protocol ----------------------------------------------------------------------
 
     def reset(
