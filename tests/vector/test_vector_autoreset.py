@@ -202,3 +202,14 @@ def test_bad_constructor_arguments(make: Factory) -> None:
         make([countdowns(1)[0], 3])
     with pytest.raises(ValueError, match="autoreset_mode must be an AutoresetMode or one of"):
         make(countdowns(1), autoreset_mode="sometimes")
+
+
+def test_sync_sub_env_errors_carry_the_index_in_a_note() -> None:
+    from tests.vector.vector_helpers import Countdown
+
+    fns = [*countdowns(1, length=10), lambda: Countdown(ident=1, length=10, fail_at=1)]
+    env = SyncVectorEnv(fns)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="Countdown 1 fails at step 1") as caught:
+        env.step(ones(2))
+    assert "raised by sub-env 1 of SyncVectorEnv.step" in caught.value.__notes__
