@@ -1,0 +1,125 @@
+"""The plugin's pieces that need no mypy run: the registry view and the source scan."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mypy.nodes import MypyFile, SymbolTableNode
+
+from protogym.mypy.known_ids import (
+    InstalledRegistry,
+    KnownEnv,
+    SourceRegistration,
+    installation_digest,
+    load_installed,
+    scan_registrations,
+)
+from protogym.mypy.make_types import MakeTyper
+from protogym.registration.spec import EnvSpec
+
+
+def _no_modules() -> dict[str, MypyFile]:
+    return {}
+
+
+def _no_lookup(fullname: str) -> SymbolTableNode | None:
+    return None
+
+
+def _broken_registry() -> Iterable[Any]:
+    raise RuntimeError("plugin acme failed")
+
+
+def test_installed_registry_is_read_from_specs() -> None:
+    specs = [
+        EnvSpec(id="a/Corridor-v0", entry_point="acme.envs:Corridor", plugin="acme-envs"),
+        EnvSpec(id="a/Old-v0", entry_point=KnownEnv, api="done"),
+        EnvSpec(id="a/Vector-v0", vector_entry_point="acme.vector:Corridors"),
+    ]
+    known, error = load_installed(lambda: specs)
+    assert error is None
+    assert known == {
+        "a/Corridor-v0": KnownEnv(
+            id="a/Corridor-v0",
+            entry_point="acme.envs:Corridor",
+            api="terminated_truncated",
+            origin="acme-envs",
+        ),
+        "a/Old-v0": KnownEnv(
+            id="a/Old-v0",
+            entry_point="protogym.mypy.known_ids:KnownEnv",
+            api="done",
+            origin="code",
+        ),
+        "a/Vector-v0": KnownEnv(
+            id="a/Vector-v0",
+            entry_point=None,
+            api="terminated_truncated",
+            origin="code",
+            vector_entry_point="acme.vector:Corridors",
+        ),
+    }
+
+
+def test_a_broken_registry_only_disables_installed_ids_and_says_why() -> None:
+    installed = InstalledRegistry(_broken_registry)
+    assert installed.envs == {}
+    assert installed.error == "RuntimeError: plugin acme failed"
+    typer = MakeTyper(installed, _no_modules, _no_lookup)
+    assert typer.unknown_id_message("CartPole-v1") == (
+        'Unknown environment id "CartPole-v1" (ids come from the installed registry, listed by '
+        "`protogym list`, and from literal register() calls in the checked code); the "
+        "installed registry could not be loaded: RuntimeError: plugin acme failed"
+    )
+
+
+def test_installation_digest_follows_the_plugin_selection(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PROTOGYM_PLUGINS", raising=False)
+    everything = installation_digest()
+    assert installation_digest() == everything
+    monkeypatch.setenv("PROTOGYM_PLUGINS", "none")
+    assert installation_digest() != everything
+
+
+SOURCE = '''\
+import atexit
+import protogym
+from protogym import register
+from my_envs import Corridor
+
+register("mine/Direct-v0", Corridor)
+protogym.register(id="mine/Old-v0", entry_point="my_envs:Old", api="done",
+                  vector_entry_point="my_envs:OldVector")
+protogym.register(id=ENV_ID, entry_point="my_envs:Computed")
+atexit.register(print)
+
+
+def protogym_register_envs(registry):
+    registry.register(id="mine/Hooked-v0", entry_point=envs.Corridor)
+'''
+
+
+def test_scan_finds_literal_register_calls_in_both_spellings(tmp_path: Path) -> None:
+    path = tmp_path / "my_package.py"
+    path.write_text(SOURCE)
+    found = scan_registrations(str(path), "my_package")
+    assert [(r.id, r.entry_point, r.class_ref, r.api, r.vector_entry_point) for r in found] == [
+        ("mine/Direct-v0", None, "Corridor", "terminated_truncated", None),
+        ("mine/Old-v0", "my_envs:Old", None, "done", "my_envs:OldVector"),
+        ("mine/Hooked-v0", None, "envs.Corridor", "terminated_truncated", None),
+    ]
+    assert all(isinstance(r, SourceRegistration) and r.module_id == "my_package" for r in found)
+    assert found[0].origin.endswith(f"{path.name}:6")
+
+
+def test_scan_skips_files_that_do_not_mention_protogym_or_do_not_parse(tmp_path: Path) -> None:
+    unrelated = tmp_path / "unrelated.py"
+    unrelated.write_text('gymnasium.register(id="Other-v0", entry_point="x:Y")\n')
+    broken = tmp_path / "broken.py"
+    broken.write_text("import protogym\nprotogym.register(id='x-v0',\n")
+    assert scan_registrations(str(unrelated), "unrelated") == []
+    assert scan_registrations(str(broken), "broken") == []
+    assert scan_registrations(str(tmp_path / "missing.py"), "missing") == []
