@@ -22,6 +22,7 @@ from protogym.error import InvalidAction, ResetNeeded
 from protogym.spaces import Discrete, Tuple
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
     from protogym_toy_text._render import Canvas
 
 __all__ = ["HIT", "STICK", "BlackjackEnv"]
@@ -139,7 +140,7 @@ class BlackjackEnv(Env[Observation, int | np.integer[Any]]):
             self.render()
         return (total, self.dealer[0], ace), reward, terminated, False, {}
 
-    def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
         """Keys for `protogym.utils.play`: H to hit, S to stick."""
         return {"h": HIT, "s": STICK}
 

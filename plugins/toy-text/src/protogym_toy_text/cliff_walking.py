@@ -18,6 +18,8 @@ from numpy.typing import NDArray
 from protogym_toy_text._tabular import Outcome, TabularEnv, check_render_mode
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
+
     pass
 
 __all__ = ["DOWN", "LEFT", "RIGHT", "UP", "CliffWalkingEnv"]
@@ -75,9 +77,9 @@ class CliffWalkingEnv(TabularEnv[int]):
         initial[_START] = 1.0
         self._set_table(table, initial)
 
-    def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
         """Keys for `protogym.utils.play`: WASD, and the arrow keys when pygame is there."""
-        mapping: dict[tuple[int, ...] | str, int] = {"w": UP, "d": RIGHT, "s": DOWN, "a": LEFT}
+        mapping: dict[KeyCombination, int] = {"w": UP, "d": RIGHT, "s": DOWN, "a": LEFT}
         try:
             import pygame
         except ImportError:

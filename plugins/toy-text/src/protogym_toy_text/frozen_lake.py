@@ -20,6 +20,8 @@ from protogym_toy_text._tabular import Outcome, TabularEnv, check_render_mode
 from protogym_toy_text._text import ansi
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
+
     pass
 
 __all__ = ["DOWN", "LEFT", "MAPS", "RIGHT", "UP", "FrozenLakeEnv", "generate_random_map"]
@@ -176,9 +178,9 @@ class FrozenLakeEnv(TabularEnv[float]):
         initial = (self.desc == b"S").astype(np.float64).ravel()
         self._set_table(table, initial / initial.sum())
 
-    def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
         """Keys for `protogym.utils.play`: WASD, and the arrow keys when pygame is there."""
-        mapping: dict[tuple[int, ...] | str, int] = {"a": LEFT, "s": DOWN, "d": RIGHT, "w": UP}
+        mapping: dict[KeyCombination, int] = {"a": LEFT, "s": DOWN, "d": RIGHT, "w": UP}
         try:
             import pygame
         except ImportError:

@@ -20,6 +20,7 @@ from protogym.error import InvalidAction, ResetNeeded
 from protogym.spaces import Box, Dict, Discrete
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
     from protogym_toy_text._render import Canvas
 
 __all__ = ["DOWN", "LEFT", "RIGHT", "UP", "GridWorldEnv"]
@@ -115,9 +116,9 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
             self.render()
         return self._observation(), 1.0 if terminated else 0.0, terminated, False, self._info()
 
-    def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
         """Keys for `protogym.utils.play`: WASD, and the arrow keys when pygame is there."""
-        mapping: dict[tuple[int, ...] | str, int] = {"w": UP, "d": RIGHT, "s": DOWN, "a": LEFT}
+        mapping: dict[KeyCombination, int] = {"w": UP, "d": RIGHT, "s": DOWN, "a": LEFT}
         try:
             import pygame
         except ImportError:

@@ -25,6 +25,8 @@ from protogym_toy_text._tabular import Action, Outcome, TabularEnv, check_render
 from protogym_toy_text._text import ansi
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
+
     pass
 
 __all__ = ["MAP", "TaxiEnv", "TaxiV3Env"]
@@ -255,9 +257,9 @@ class TaxiEnv(TabularEnv[int]):
             {"prob": prob, "action_mask": self._masks[state].copy()},
         )
 
-    def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
         """Keys for `protogym.utils.play`: WASD or arrows to drive, P to pick up, O to drop."""
-        mapping: dict[tuple[int, ...] | str, int] = {
+        mapping: dict[KeyCombination, int] = {
             "s": 0,
             "w": 1,
             "d": 2,
