@@ -83,7 +83,7 @@ def test_bad_arguments_are_clear_errors() -> None:
         make_vec("CartPole-v1", 1, wrappers=[lambda e: e])
     with pytest.raises(TypeError, match="wrappers must be callables"):
         make_vec("CartPole-v1", 1, wrappers=[3])  # type: ignore[list-item]
-    spec = protogym.spec("CartPole-v1").evolve(vector_entry_point=None)
+    spec = protogym.registry["CartPole-v1"].evolve(vector_entry_point=None)
     with pytest.raises(RegistrationError, match="has no vector_entry_point"):
         make_vec(spec, 1, vectorization_mode="vector_entry_point")
     with pytest.raises(RegistrationError):

@@ -46,51 +46,57 @@ class VectorWrapper(VectorEnvBase[WObsT, WActT, AutoresetMode], Generic[WObsT, W
             )
         self.env = env
         self.num_envs = env.num_envs
+        # Overrides set by subclasses that change a space; None forwards to `env`.
+        self._observation_space: Space[WObsT] | None = None
+        self._action_space: Space[WActT] | None = None
+        self._single_observation_space: Space[Any] | None = None
+        self._single_action_space: Space[Any] | None = None
+        self._metadata: Mapping[str, Any] | None = None
 
     @property
     def observation_space(self) -> Space[WObsT]:
-        own = self.__dict__.get("_observation_space")
+        own = self._observation_space
         return own if own is not None else self.env.observation_space  # type: ignore[return-value]
 
     @observation_space.setter
     def observation_space(self, space: Space[WObsT]) -> None:
-        self.__dict__["_observation_space"] = space
+        self._observation_space = space
 
     @property
     def action_space(self) -> Space[WActT]:
-        own = self.__dict__.get("_action_space")
+        own = self._action_space
         return own if own is not None else self.env.action_space  # type: ignore[return-value]
 
     @action_space.setter
     def action_space(self, space: Space[WActT]) -> None:
-        self.__dict__["_action_space"] = space
+        self._action_space = space
 
     @property
     def single_observation_space(self) -> Space[Any]:
-        own = self.__dict__.get("_single_observation_space")
+        own = self._single_observation_space
         return own if own is not None else self.env.single_observation_space
 
     @single_observation_space.setter
     def single_observation_space(self, space: Space[Any]) -> None:
-        self.__dict__["_single_observation_space"] = space
+        self._single_observation_space = space
 
     @property
     def single_action_space(self) -> Space[Any]:
-        own = self.__dict__.get("_single_action_space")
+        own = self._single_action_space
         return own if own is not None else self.env.single_action_space
 
     @single_action_space.setter
     def single_action_space(self, space: Space[Any]) -> None:
-        self.__dict__["_single_action_space"] = space
+        self._single_action_space = space
 
     @property
     def metadata(self) -> Mapping[str, Any]:
-        own = self.__dict__.get("_metadata")
+        own = self._metadata
         return own if own is not None else self.env.metadata
 
     @metadata.setter
     def metadata(self, value: Mapping[str, Any]) -> None:
-        self.__dict__["_metadata"] = value
+        self._metadata = value
 
     @property
     def render_mode(self) -> str | None:
