@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, assert_type
 
 import numpy as np
-from typing_extensions import assert_type
 
 from protogym.vector import (
     AsyncVectorEnv,
