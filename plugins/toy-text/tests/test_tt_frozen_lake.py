@@ -9,6 +9,8 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text import frozen_lake as reference
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from protogym_toy_text.frozen_lake import MAPS, FrozenLakeEnv, generate_random_map
 
 import protogym
@@ -164,3 +166,38 @@ def test_tt_frozen_lake_state_can_be_set() -> None:
     assert env.step(2)[:3] == (15, 1, True)
     with pytest.raises(ValueError, match=r"FrozenLakeEnv.s must be a state in Discrete\(16\)"):
         env.s = 16
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    size=st.integers(2, 7),
+    frozen=st.floats(0.3, 1.0),
+    map_seed=st.integers(0, 2**31),
+    slippery=st.booleans(),
+    success_rate=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**31),
+    actions=st.lists(st.integers(0, 3), min_size=1, max_size=300),
+)
+def test_tt_frozen_lake_any_map_matches_gymnasium(
+    size: int,
+    frozen: float,
+    map_seed: int,
+    slippery: bool,
+    success_rate: float,
+    seed: int,
+    actions: list[int],
+) -> None:
+    desc = generate_random_map(size, frozen, map_seed)
+    kwargs: dict[str, Any] = {
+        "desc": desc,
+        "is_slippery": slippery,
+        "success_rate": success_rate,
+    }
+    ours = FrozenLakeEnv(**kwargs)
+    theirs: Any = reference.FrozenLakeEnv(**kwargs)
+    assert ours.P == theirs.P
+    assert ours.reset(seed=seed) == theirs.reset(seed=seed)
+    for action in actions:
+        result = ours.step(action)
+        assert result == theirs.step(action)
+        assert result[0] in ours.observation_space

@@ -9,11 +9,16 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text.taxi import TaxiEnv as ReferenceTaxi
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from protogym_toy_text.taxi import TaxiEnv, TaxiV3Env, decode, encode
 
 import protogym
 
 RolloutCheck = Callable[[Any, Any, Sequence[int], int], tuple[int, int]]
+
+# Building Gymnasium's table takes a while; reuse one per rain setting across examples.
+REFERENCE_CACHE: dict[tuple[bool, float], Any] = {}
 
 pytestmark = pytest.mark.filterwarnings("ignore:'Taxi-v3' is out of date:DeprecationWarning")
 
@@ -190,3 +195,42 @@ def test_tt_taxi_ansi_matches_gymnasium() -> None:
         if result[2] or result[3]:
             ours.reset()
             theirs.reset()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    is_rainy=st.booleans(),
+    fickle=st.booleans(),
+    rainy_probability=st.floats(0.0, 1.0),
+    fickle_probability=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**31),
+    actions=st.lists(st.integers(0, 5), min_size=1, max_size=300),
+)
+def test_tt_taxi_any_options_match_gymnasium(
+    is_rainy: bool,
+    fickle: bool,
+    rainy_probability: float,
+    fickle_probability: float,
+    seed: int,
+    actions: list[int],
+) -> None:
+    kwargs: dict[str, Any] = {
+        "is_rainy": is_rainy,
+        "fickle_passenger": fickle,
+        "rainy_probability": rainy_probability,
+        "fickle_probability": fickle_probability,
+    }
+    ours, theirs = (
+        TaxiEnv(**kwargs),
+        REFERENCE_CACHE.setdefault((is_rainy, rainy_probability), ReferenceTaxi(**kwargs)),
+    )
+    theirs.fickle_passenger, theirs.fickle_probability = fickle, fickle_probability
+    first, info = ours.reset(seed=seed)
+    expected, expected_info = theirs.reset(seed=seed)
+    assert first == expected
+    assert np.array_equal(info["action_mask"], expected_info["action_mask"])
+    for action in actions:
+        state, reward, terminated, truncated, info = ours.step(action)
+        ref = theirs.step(action)
+        assert (state, reward, terminated, truncated, info["prob"]) == (*ref[:4], ref[4]["prob"])
+        assert np.array_equal(info["action_mask"], ref[4]["action_mask"])
