@@ -38,6 +38,9 @@ ENV_MEMBERS = (
     "render",
     "close",
 )
+# What `make` needs of a class registered with api="done": its adapter supplies the rest
+# (metadata, render_mode, render, close), as old-API envs often lack them.
+LEGACY_MEMBERS = ("action_space", "observation_space", "reset", "step")
 LEGACY_API = "done"
 STEP_5 = "(obs, reward, terminated, truncated, info)"
 STEP_4 = "(obs, reward, done, info)"
@@ -158,10 +161,10 @@ def env_problems(
         # mypy has checked the members' types against the protocol in the class's module.
         missing = sorted(m for m in info.abstract_attributes if m[0] in ENV_MEMBERS)
         return [f"{name} does not implement {member!r} of protogym.Env" for member, _ in missing]
-    missing_members = [m for m in ENV_MEMBERS if info.get(m) is None]
-    problems = [
-        f"{name} has no {member!r}, which protogym.Env requires" for member in missing_members
-    ]
+    required = LEGACY_MEMBERS if api == LEGACY_API else ENV_MEMBERS
+    missing_members = [m for m in required if info.get(m) is None]
+    needs = 'register(..., api="done")' if api == LEGACY_API else "protogym.Env"
+    problems = [f"{name} has no {member!r}, which {needs} requires" for member in missing_members]
     checked: set[str] = set(missing_members)
     step = _signature(inst, "step") if "step" not in checked else None
     if step is not None and (found := _step_problems(name, step, api, options)):
