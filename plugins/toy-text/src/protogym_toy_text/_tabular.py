@@ -13,8 +13,6 @@ trajectory in both libraries.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
@@ -23,14 +21,12 @@ from numpy.typing import NDArray
 from protogym.core import Env
 from protogym.error import InvalidAction, ResetNeeded
 from protogym.spaces import Discrete
+from protogym_toy_text._common import Action, warn_without_render_mode
 
 if TYPE_CHECKING:
     from protogym_toy_text._render import Canvas
 
-__all__ = ["Action", "Outcome", "TabularEnv", "check_render_mode"]
-
-Action = int | np.integer[Any]
-"""What a `Discrete` action space accepts: a Python int or a numpy integer."""
+__all__ = ["Outcome", "TabularEnv"]
 
 R = TypeVar("R", int, float)
 
@@ -39,15 +35,6 @@ Outcome = tuple[float, int, R, bool]
 
 # Per state, per action: (cumulative probabilities, (next_state, reward, terminated, prob)...)
 _Entry = tuple[tuple[float, ...], tuple[tuple[int, R, bool, float], ...]]
-
-
-def check_render_mode(env_name: str, render_mode: str | None, modes: Sequence[str]) -> None:
-    """Reject an unknown render mode at construction rather than at the first `render()`."""
-    if render_mode is not None and render_mode not in modes:
-        raise ValueError(
-            f"{env_name} does not support render_mode={render_mode!r}; "
-            f"choose one of {list(modes)} or None"
-        )
 
 
 class TabularEnv(Env[int | np.int64, Action], Generic[R]):
@@ -189,13 +176,7 @@ class TabularEnv(Env[int | np.int64, Action], Generic[R]):
 
     def render(self) -> str | NDArray[np.uint8] | None:
         if self.render_mode is None:
-            env_id = self.spec.id if self.spec is not None else type(self).__name__
-            warnings.warn(
-                f"render() was called on {env_id} without a render_mode; pass one when "
-                f'making the env, e.g. protogym.make("{env_id}", render_mode="rgb_array")',
-                UserWarning,
-                stacklevel=2,
-            )
+            warn_without_render_mode(self.spec.id if self.spec is not None else type(self).__name__)
             return None
         if self._row is None:
             raise self._not_reset("render()")

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from protogym.core import Env
 from protogym.error import InvalidAction, ResetNeeded
 from protogym.spaces import Discrete, Tuple
+from protogym_toy_text._common import check_render_mode, warn_without_render_mode
 
 if TYPE_CHECKING:
     from protogym.utils.play import KeyCombination
@@ -62,11 +63,7 @@ class BlackjackEnv(Env[Observation, int | np.integer[Any]]):
     def __init__(
         self, render_mode: str | None = None, natural: bool = False, sab: bool = False
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"Blackjack does not support render_mode={render_mode!r}; choose one of "
-                f"{self.metadata['render_modes']} or None"
-            )
+        check_render_mode("Blackjack", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.action_space = Discrete(2)
         self.observation_space = Tuple((Discrete(32), Discrete(11), Discrete(2)))
@@ -146,14 +143,7 @@ class BlackjackEnv(Env[Observation, int | np.integer[Any]]):
 
     def render(self) -> str | NDArray[np.uint8] | None:
         if self.render_mode is None:
-            import warnings
-
-            warnings.warn(
-                "render() was called on Blackjack without a render_mode; pass one when "
-                'making the env, e.g. protogym.make("Blackjack-v1", render_mode="rgb_array")',
-                UserWarning,
-                stacklevel=2,
-            )
+            warn_without_render_mode(self.spec.id if self.spec is not None else "Blackjack")
             return None
         if not self.player:
             raise ResetNeeded(

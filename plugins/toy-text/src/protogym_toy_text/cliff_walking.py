@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from protogym_toy_text._tabular import Outcome, TabularEnv, check_render_mode
+from protogym_toy_text._common import check_render_mode
+from protogym_toy_text._tabular import Outcome, TabularEnv
 
 if TYPE_CHECKING:
     from protogym.utils.play import KeyCombination

@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.utils.seeding import np_random as make_np_random
-from protogym_toy_text._tabular import Outcome, TabularEnv, check_render_mode
-from protogym_toy_text._text import ansi
+from protogym_toy_text._common import ansi, check_render_mode
+from protogym_toy_text._tabular import Outcome, TabularEnv
 
 if TYPE_CHECKING:
     from protogym.utils.play import KeyCombination

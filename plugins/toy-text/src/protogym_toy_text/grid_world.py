@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from protogym.core import Env
 from protogym.error import InvalidAction, ResetNeeded
 from protogym.spaces import Box, Dict, Discrete
+from protogym_toy_text._common import check_render_mode, warn_without_render_mode
 
 if TYPE_CHECKING:
     from protogym.utils.play import KeyCombination
@@ -46,11 +47,7 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
     def __init__(self, size: int = 5, render_mode: str | None = None) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or size < 2:
             raise ValueError(f"GridWorld size must be an int >= 2, got {size!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"GridWorld does not support render_mode={render_mode!r}; choose one of "
-                f"{self.metadata['render_modes']} or None"
-            )
+        check_render_mode("GridWorld", render_mode, self.metadata["render_modes"])
         self.size = size
         self.render_mode = render_mode
         self.observation_space = Dict(
@@ -135,14 +132,7 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
 
     def render(self) -> str | NDArray[np.uint8] | None:
         if self.render_mode is None:
-            import warnings
-
-            warnings.warn(
-                "render() was called on GridWorld without a render_mode; pass one when "
-                'making the env, e.g. protogym.make("GridWorld-v0", render_mode="rgb_array")',
-                UserWarning,
-                stacklevel=2,
-            )
+            warn_without_render_mode(self.spec.id if self.spec is not None else "GridWorld")
             return None
         if self._agent is None:
             raise ResetNeeded(
