@@ -25,7 +25,7 @@ from protogym._structural import StructuralProtocolMeta
 if TYPE_CHECKING:
     import numpy as np
 
-    from protogym.registration.spec import EnvSpec
+    from protogym.registration.env_spec import EnvSpec
     from protogym.spaces.space import Space
 
 __all__ = [

@@ -18,7 +18,7 @@ from protogym.mypy.known_ids import (
     scan_registrations,
 )
 from protogym.mypy.make_types import MakeTyper
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 
 
 def _no_modules() -> dict[str, MypyFile]:

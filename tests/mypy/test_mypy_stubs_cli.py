@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 import protogym
 from protogym.cli import stubs
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 from protogym.spaces import Box, Discrete
 
 

@@ -15,7 +15,7 @@ import pytest
 import protogym
 import protogym.wrappers as wrappers
 from protogym.core import Wrapper
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 from protogym.wrappers import (
     FrameStackObservation,
     NormalizeReward,

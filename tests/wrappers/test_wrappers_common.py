@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protogym.error import ResetNeeded
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 from protogym.wrappers import (
     Autoreset,
     OrderEnforcing,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 from protogym.spaces import Box, Dict
 from protogym.wrappers import (
     DelayObservation,

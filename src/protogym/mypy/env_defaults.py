@@ -34,7 +34,7 @@ def add_env_defaults(ctx: ClassDefContext) -> None:
         "np_random_seed": ctx.api.named_type("builtins.int"),
         "unwrapped": _instance_or_any(ctx, ENV_FULLNAME, [any_type, any_type]),
         "spec": UnionType(
-            [_instance_or_any(ctx, "protogym.registration.spec.EnvSpec"), NoneType()]
+            [_instance_or_any(ctx, "protogym.registration.env_spec.EnvSpec"), NoneType()]
         ),
         "reward_range": ctx.api.named_type("builtins.tuple", [float_type]),
     }

@@ -120,11 +120,14 @@ class MakeTyper:
             self._in_build = found
         return self._in_build
 
+    def forget_build(self) -> None:
+        self._in_build = None
+
     def known(self, env_id: str) -> KnownEnv | None:
         return self._installed.envs.get(env_id) or self.in_build().get(env_id)
 
     def unknown_id_message(self, env_id: str) -> str:
-        from protogym.registration.spec import ENV_ID_RE
+        from protogym.registration.env_spec import ENV_ID_RE
 
         ids = sorted(set(self._installed.envs) | set(self.in_build()))
         message = f'Unknown environment id "{env_id}"'

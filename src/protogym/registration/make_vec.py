@@ -11,7 +11,7 @@ from protogym.core import Env
 from protogym.error import RegistrationError
 from protogym.registration.global_registry import registry
 from protogym.registration.make import load_entry_point, make, wrap
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 
 if TYPE_CHECKING:
     from protogym.vector.vector_env import VectorEnv

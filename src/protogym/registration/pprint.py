@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 
 
 def format_registry(

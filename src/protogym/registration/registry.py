@@ -23,7 +23,7 @@ from protogym.error import (
     UnregisteredEnv,
     UnregisteredWrapper,
 )
-from protogym.registration.spec import (
+from protogym.registration.env_spec import (
     EnvSpec,
     StepApi,
     WrapperSpec,

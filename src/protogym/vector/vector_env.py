@@ -22,7 +22,7 @@ from typing_extensions import TypeVar
 from protogym._structural import StructuralProtocolMeta
 
 if TYPE_CHECKING:
-    from protogym.registration.spec import EnvSpec
+    from protogym.registration.env_spec import EnvSpec
     from protogym.spaces.space import Space
 
 __all__ = [

@@ -20,7 +20,7 @@ from protogym.core import ActType, Env, ObsType, Wrapper
 from protogym.error import ResetNeeded
 
 if TYPE_CHECKING:
-    from protogym.registration.spec import EnvSpec
+    from protogym.registration.env_spec import EnvSpec
 
 __all__ = ["Autoreset", "OrderEnforcing", "RecordEpisodeStatistics", "TimeLimit"]
 
@@ -29,7 +29,7 @@ def _evolved_spec(env: Env[Any, Any], **changes: Any) -> EnvSpec | None:
     """The inner env's spec with `changes` applied, or None if it has no `EnvSpec`."""
     import attrs
 
-    from protogym.registration.spec import EnvSpec
+    from protogym.registration.env_spec import EnvSpec
 
     inner = getattr(env, "spec", None)
     if not isinstance(inner, EnvSpec):

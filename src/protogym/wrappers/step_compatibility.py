@@ -7,7 +7,7 @@ from typing import Any, Generic, Literal, SupportsFloat, TypeVar, overload
 
 from protogym.compat import TRUNCATED_KEY
 from protogym.core import ActType, Env, ObsType
-from protogym.registration.spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec
 from protogym.spaces.space import Space
 
 __all__ = ["StepCompatibility"]
