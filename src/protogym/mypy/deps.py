@@ -36,6 +36,11 @@ class ModuleLocator:
         self._finder: FindModuleCache | None = None
         self._answers: dict[str, ModuleStatus] = {}
 
+    def forget(self) -> None:
+        """Drop cached answers: the daemon's next build may see new or deleted modules."""
+        self._finder = None
+        self._answers.clear()
+
     def status(self, module: str) -> ModuleStatus:
         """"typed" (mypy loads it), "untyped" (installed without types) or "missing"."""
         answer = self._answers.get(module)

@@ -58,6 +58,13 @@ class ProtogymPlugin(Plugin):
         self._make = MakeTyper(installed, self._build_modules, self.lookup_fully_qualified)
         self._register = RegisterChecker(self._locator, self._build_modules)
 
+    def set_modules(self, modules: dict[str, MypyFile]) -> None:
+        # Called once per build (and again by the daemon when files change): what the
+        # checked code registers is scanned afresh on next use.
+        super().set_modules(modules)
+        self._make.forget_build()
+        self._locator.forget()
+
     def _build_modules(self) -> dict[str, MypyFile]:
         return self._modules if self._modules is not None else {}
 
