@@ -35,7 +35,7 @@ from protogym.vector.vector_env import (
 )
 from protogym_classic_control.utils import reset_needed
 
-__all__ = ["UNSIGNED", "ClassicVectorEnv", "HelperThread", "IntArray"]
+__all__ = ["UNSIGNED", "ClassicVectorEnv", "HelperThread", "IntArray", "ThreadChoice"]
 
 IntArray = NDArray[np.intp]
 UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
@@ -97,6 +97,34 @@ class HelperThread:
             self._task = None
             self._go.release()
             self._thread.join()
+
+
+class ThreadChoice:
+    """Picks, step by step, whichever of one thread or two has been faster lately.
+
+    Two threads only pay when a second core is free; on a busy machine they are slower than
+    one. So both are timed (a moving average of each), the faster is used, and every
+    `explore_every`-th step tries the other to notice when the load changes. Results do not
+    depend on the choice, only the speed does.
+    """
+
+    explore_every = 64
+
+    def __init__(self) -> None:
+        self.seconds = [0.0, 0.0]  # moving average per choice: [one thread, two threads]
+        self.calls = 0
+
+    def two_threads(self) -> bool:
+        self.calls += 1
+        single, double = self.seconds
+        if not single or not double:  # try each once first
+            return not double
+        faster = double < single
+        return faster != (self.calls % self.explore_every == 0)
+
+    def record(self, two_threads: bool, seconds: float) -> None:
+        old = self.seconds[two_threads]
+        self.seconds[two_threads] = seconds if not old else 0.75 * old + 0.25 * seconds
 
 
 class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
@@ -164,6 +192,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         self._started = False
         self._renderer: Env[Any, Any] | None = None
         self._helper: HelperThread | None = None
+        self._thread_choice = ThreadChoice()
         self.closed = False
 
     def _helper_thread(self) -> HelperThread | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -136,12 +137,19 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         if helper is None:
             terminated = self._advance(action, self._kits[0], None)
         else:
-            first, second = self._kits[1], self._kits[2]
-            half = num_envs // 2
-            helper.run_beside(
-                lambda: self._advance(action[half:], second, second.terminated),
-                lambda: self._advance(action[:half], first, first.terminated),
-            )
+            choice = self._thread_choice
+            two_threads = choice.two_threads()
+            start = perf_counter()
+            if two_threads:
+                first, second = self._kits[1], self._kits[2]
+                half = num_envs // 2
+                helper.run_beside(
+                    lambda: self._advance(action[half:], second, second.terminated),
+                    lambda: self._advance(action[:half], first, first.terminated),
+                )
+            else:
+                self._advance(action, self._kits[0], self._terminated)
+            choice.record(two_threads, perf_counter() - start)
             terminated = self._terminated.copy()  # the buffer is reused by the next step
         if self.sutton_barto_reward:
             rewards = np.where(terminated, -1.0, 0.0)
