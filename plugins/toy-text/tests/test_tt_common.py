@@ -271,3 +271,13 @@ def test_tt_rgb_array_never_opens_a_window() -> None:
         [sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "False"
+
+
+def test_tt_rendering_survives_pygame_quit() -> None:
+    import pygame
+
+    env = protogym.make("Blackjack-v1", render_mode="rgb_array")
+    env.reset(seed=0)
+    first = env.render()
+    pygame.quit()  # what Gymnasium's envs do on close(); it also shuts pygame's fonts down
+    assert np.array_equal(env.render(), first)

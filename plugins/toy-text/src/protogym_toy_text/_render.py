@@ -81,11 +81,14 @@ _FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
 
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     """pygame's bundled default font at `size` points (cached; needs no display)."""
+    if not pygame.font.get_init():
+        # Someone (pygame.quit(), another library's close()) shut fonts down: old Font
+        # objects are dead, so start afresh.
+        _FONTS.clear()
+        pygame.font.init()
     key = (size, bold)
     cached = _FONTS.get(key)
     if cached is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
         cached = pygame.font.Font(None, size)
         cached.set_bold(bold)
         _FONTS[key] = cached
