@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import shutil
 import subprocess
@@ -188,9 +189,21 @@ def test_command_writes_a_partial_stub_package(
     assert out == f"wrote {stub}: overloads for {len(protogym.registry)} environment ids\n"
 
 
-def _pyright() -> str | None:
+@functools.cache
+def _pyright() -> tuple[str | None, str]:
+    """pyright's command, or None and why it cannot run here.
+
+    The `pyright` package from PyPI fetches pyright itself through npm on first use, so being
+    installed is not enough: it must also answer `--version`.
+    """
     beside = Path(sys.executable).with_name("pyright")
-    return str(beside) if beside.exists() else shutil.which("pyright")
+    command = str(beside) if beside.exists() else shutil.which("pyright")
+    if command is None:
+        return None, "pyright is not installed (pip install pyright)"
+    probe = subprocess.run([command, "--version"], capture_output=True, text=True, check=False)
+    if probe.returncode != 0:
+        return None, f"pyright does not run here: {(probe.stdout + probe.stderr).strip()}"
+    return command, ""
 
 
 PYRIGHT_SNIPPET = """\
@@ -206,15 +219,15 @@ reveal_type(protogym.spaces.Box)
 """
 
 
-@pytest.mark.skipif(_pyright() is None, reason="pyright is not installed (pip install pyright)")
 def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
+    pyright, why_not = _pyright()
+    if pyright is None:
+        pytest.skip(why_not)
     assert run_cli(["stubs", "--output", str(tmp_path / "typings")]) == 0
     (tmp_path / "agent.py").write_text(PYRIGHT_SNIPPET)
     (tmp_path / "pyrightconfig.json").write_text(
         json.dumps({"stubPath": "typings", "pythonVersion": "3.11"})
     )
-    pyright = _pyright()
-    assert pyright is not None
     completed = subprocess.run(
         [pyright, "--outputjson", "--pythonpath", sys.executable, "agent.py"],
         cwd=tmp_path,

@@ -31,15 +31,12 @@ class KnownEnv:
 
     `entry_point` is ``"module:attribute"`` (an attribute path may be dotted), or None for an
     id whose entry point is not written literally (a vector-only env, or a lambda).
-    `vector_entry_point` is the same for the id's native vector env. `origin` names where the
-    id comes from, for messages: a plugin distribution, "code" for an installed id registered
-    in code, or ``path:line`` of a `register` call in the build.
+    `vector_entry_point` is the same for the id's native vector env.
     """
 
     id: str
     entry_point: str | None
     api: str
-    origin: str
     vector_entry_point: str | None = None
 
 
@@ -85,7 +82,6 @@ def load_installed(
             id=spec.id,
             entry_point=entry_point_text(spec.entry_point),
             api=str(spec.api),
-            origin=spec.plugin or "code",
             vector_entry_point=entry_point_text(spec.vector_entry_point),
         )
     return known, None
@@ -187,7 +183,6 @@ def scan_registrations(path: str, module_id: str) -> list[SourceRegistration]:
                 api=api.value
                 if isinstance(api, ast.Constant) and isinstance(api.value, str)
                 else "terminated_truncated",
-                origin=f"{os.path.relpath(path)}:{node.lineno}",
                 module_id=module_id,
                 class_ref=class_ref,
                 vector_entry_point=vector_entry.value
