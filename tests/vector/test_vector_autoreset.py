@@ -213,3 +213,16 @@ def test_sync_sub_env_errors_carry_the_index_in_a_note() -> None:
     with pytest.raises(ValueError, match="Countdown 1 fails at step 1") as caught:
         env.step(ones(2))
     assert "raised by sub-env 1 of SyncVectorEnv.step" in caught.value.__notes__
+
+
+def test_set_attr_reaches_the_layer_that_has_the_attribute(make: Factory) -> None:
+    import protogym
+
+    env = make([lambda: protogym.make("CartPole-v1", max_episode_steps=50)] * 2)
+    env.set_attr("gravity", 3.0)
+    env.set_attr("_max_episode_steps", 2)  # a TimeLimit attribute
+    assert env.get_attr("gravity") == (3.0, 3.0)
+    env.reset(seed=0)
+    env.step(np.zeros(2, dtype=np.int64))
+    _, _, _, truncated, _ = env.step(np.zeros(2, dtype=np.int64))
+    assert truncated.tolist() == [True, True]

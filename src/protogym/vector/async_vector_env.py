@@ -10,6 +10,7 @@ process sentinels together, so a worker that dies is noticed at once, never wait
 
 from __future__ import annotations
 
+import contextlib
 import copy as copy_module
 import enum
 import multiprocessing
@@ -32,7 +33,7 @@ from protogym.core import Env
 from protogym.error import ClosedEnvironmentError, Error
 from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
-from protogym.vector.sync_vector_env import reset_mask_of, values_per_env
+from protogym.vector.sync_vector_env import reset_mask_of, set_sub_env_attr, values_per_env
 from protogym.vector.utils import add_final, add_info
 from protogym.vector.vector_env import (
     ActT,
@@ -251,7 +252,7 @@ def _worker(
                 name, values = data
                 for local, (env, value) in enumerate(zip(envs, values, strict=True)):
                     index = first + local
-                    setattr(getattr(env, "unwrapped", env), name, value)
+                    set_sub_env_attr(env, name, value)
                 conn.send_bytes(pickle.dumps(("ok", None)))
             elif command == "close":
                 for local, env in enumerate(envs):
@@ -570,7 +571,10 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         return self._broadcast("get_attr", name)
 
     def set_attr(self, name: str, values: Any) -> None:
-        """Set attribute `name` on every sub-env: a list/tuple gives one value each."""
+        """Set attribute `name` on every sub-env: a list/tuple gives one value each.
+
+        As `SyncVectorEnv.set_attr`: on the outermost layer that has it, else the env.
+        """
         self._check_ready("set_attr")
         per_env = values_per_env(values, self.num_envs)
         self._send("set_attr", [
@@ -586,7 +590,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     def __del__(self) -> None:
         if not getattr(self, "closed", True):
-            self._shutdown(terminate=True)
+            # At interpreter exit the modules this needs may already be gone.
+            with contextlib.suppress(Exception):
+                self._shutdown(terminate=True)
 
     # -- internals -------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any, Literal, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from protogym.core import Env
+from protogym.core import Env, Wrapper
 from protogym.error import ClosedEnvironmentError
 from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
@@ -259,10 +259,14 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         return tuple(_sub_env_attr(env, name) for env in self.envs)
 
     def set_attr(self, name: str, values: Any) -> None:
-        """Set attribute `name` on every sub-env: a list/tuple gives one value each."""
+        """Set attribute `name` on every sub-env: a list/tuple gives one value each.
+
+        The value goes to the outermost layer (wrapper or env) that has the attribute, or to
+        the innermost env if none has it.
+        """
         self._check_open()
         for env, value in zip(self.envs, values_per_env(values, self.num_envs), strict=True):
-            setattr(env.unwrapped if hasattr(env, "unwrapped") else env, name, value)
+            set_sub_env_attr(env, name, value)
 
     def close(self) -> None:
         if self.closed:
@@ -288,6 +292,14 @@ def values_per_env(values: Any, num_envs: int) -> list[Any]:
             )
         return list(values)
     return [values] * num_envs
+
+
+def set_sub_env_attr(env: Env[Any, Any], name: str, value: Any) -> None:
+    """Set `name` on the outermost layer of `env` that has it, else on the innermost env."""
+    layer: Any = env
+    while not hasattr(layer, name) and isinstance(layer, Wrapper):
+        layer = layer.env
+    setattr(layer, name, value)
 
 
 def _sub_env_attr(env: Env[Any, Any], name: str) -> Any:
