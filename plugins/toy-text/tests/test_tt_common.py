@@ -281,3 +281,15 @@ def test_tt_rendering_survives_pygame_quit() -> None:
     first = env.render()
     pygame.quit()  # what Gymnasium's envs do on close(); it also shuts pygame's fonts down
     assert np.array_equal(env.render(), first)
+
+
+def test_tt_human_window_reopens_after_pygame_quit() -> None:
+    import pygame
+
+    env = protogym.make("CliffWalking-v1", render_mode="human")
+    env.reset(seed=0)
+    pygame.quit()
+    env.step(0)  # draws again, in a new window
+    assert pygame.display.get_surface().get_size() == (768, 256)
+    env.close()
+    assert not pygame.display.get_init()

@@ -44,6 +44,10 @@ class Canvas:
 
     def surface(self) -> pygame.Surface:
         """The surface to draw this frame on (the window itself in ``human`` mode)."""
+        if self._window_open and not pygame.display.get_init():
+            # Other code shut the display down (pygame.quit()); open a new window.
+            self._surface = None
+            self._window_open = False
         if self._surface is None:
             if self.mode == "human":
                 pygame.display.init()
