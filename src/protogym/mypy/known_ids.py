@@ -1,11 +1,12 @@
 """Which env ids the plugin knows, and where each one's class lives.
 
-Two sources: the registry as the user has it installed (`protogym.registry`, plugins
-included; discovery imports plugin modules but no env module), and literal
-``register(id=..., ...)`` calls in the files mypy is checking. The second source is read from
-the source text with `ast`, not from mypy's trees: modules loaded from mypy's incremental
-cache have no statements left to look at, and a program that registers an id in one module
-and makes it in another must not get a false error when only the second one changed.
+Two sources: the registry as the user has it installed (what `protogym.registry` holds in a
+fresh process: the installed plugins' ids; discovery imports plugin modules but no env
+module), and literal ``register(id=..., ...)`` calls in the files mypy is checking. The
+second source is read from the source text with `ast`, not from mypy's trees: modules loaded
+from mypy's incremental cache have no statements left to look at, and a program that
+registers an id in one module and makes it in another must not get a false error when only
+the second one changed.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def load_installed(
 ) -> tuple[dict[str, KnownEnv], str | None]:
     """The installed registry as `KnownEnv`s, and the reason it is empty if loading failed.
 
-    `load` returns the registry's specs; by default it is `protogym.registry.values()`. A
+    `load` returns the registry's specs; by default those of the installed plugins. A
     broken registry must not crash mypy: the plugin then knows only the ids registered in
     the checked program, and says why once.
     """
@@ -88,10 +89,16 @@ def load_installed(
 
 
 def _registry_specs() -> Iterable[Any]:
-    import protogym
-    from protogym.registration.registry import Registry  # noqa: F401 - fail early if missing
+    """What `protogym.registry` holds in a fresh process: every installed plugin's ids.
 
-    return list(protogym.registry.values())
+    A new `Registry` runs the same discovery, but leaves out whatever the process running
+    mypy registered in code (when mypy runs in-process, from a test suite for instance):
+    those registrations are not part of the installation.
+    """
+    from protogym.registration.plugins import discover_plugins
+    from protogym.registration.registry import Registry
+
+    return list(Registry(discover=discover_plugins).values())
 
 
 class InstalledRegistry:
