@@ -86,9 +86,10 @@ def normalise_keys_to_action(
 ) -> dict[tuple[int, ...], ActT]:
     """Turn every key combination into a sorted tuple of key codes, checking as it goes.
 
-    Raises `TypeError` for a mapping or key of the wrong kind and `ValueError` for an empty
-    combination, an action outside `action_space`, or two spellings of the same keys mapped
-    to different actions.
+    An empty combination (``()`` or ``""``) names the action taken while no key is held, in
+    place of `play`'s `noop`. Raises `TypeError` for a mapping or key of the wrong kind and
+    `ValueError` for an action outside `action_space` or two spellings of the same keys
+    mapped to different actions.
     """
     if not isinstance(keys_to_action, Mapping):
         raise TypeError(
@@ -107,11 +108,6 @@ def normalise_keys_to_action(
             keys = tuple(combination)
         else:
             keys = (combination,)
-        if not keys:
-            raise ValueError(
-                f"keys_to_action has an empty key combination {combination!r} (for action "
-                f"{action!r}); give at least one key"
-            )
         codes = tuple(sorted({_key_code(key, combination) for key in keys}))
         if action not in action_space:
             raise ValueError(
@@ -191,7 +187,8 @@ def play(
 
     `env` must render ``rgb_array`` (or ``rgb_array_list``). Each frame, the keys held down
     pick the action through `keys_to_action` (default: the env's `get_keys_to_action()`);
-    unmapped combinations and no keys give `noop`. With ``wait_on_player=True`` the env
+    unmapped combinations give `noop`, and so does holding no key unless the mapping has an
+    empty combination ``()`` for that. With ``wait_on_player=True`` the env
     instead steps once per key press, for turn-based games. `fps` caps frames per second
     (default ``metadata["render_fps"]``, else 30), `zoom` scales the picture, and `transpose`
     says that frames are (H, W, 3) as `render` returns them. The first reset uses `seed`;
