@@ -284,28 +284,23 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         rewards, terminated = self._physics(actions)
         self._tick = tick = self._tick + 1
         started_at = self._started_at
-        limit = self.max_episode_steps
-        truncated = (
-            np.zeros(self.num_envs, dtype=np.bool_)
-            if limit is None
-            else np.less_equal(started_at, tick - limit)
-        )
         mode = self._autoreset_mode
         infos: dict[str, Any] = {}
         if mode is _NEXT_STEP:
             pending = self._pending
             rows = pending.nonzero()[0]
-            if len(rows):
+            if len(rows):  # these restart instead of stepping
                 self._reset_rows(rows, self._draw(rows), None)
-                started_at[rows] = tick
+                started_at[rows] = tick  # set first, so the time limit sees a new episode
                 rewards[rows] = 0.0
                 terminated[rows] = False
-                truncated[rows] = False
+            truncated = self._truncations(tick)
             np.logical_or(terminated, truncated, pending)
-            observations = self._observe(None)
-        elif mode is _SAME_STEP:
+            return self._observe(None), rewards, terminated, truncated, infos
+        truncated = self._truncations(tick)
+        observations = self._observe(None)
+        if mode is _SAME_STEP:
             done = terminated | truncated
-            observations = self._observe(None)
             rows = done.nonzero()[0]
             if len(rows):
                 finals = observations[rows]
@@ -323,9 +318,15 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
                     "final_info": final_info,
                     "_final_info": done.copy(),
                 }
-        else:
-            observations = self._observe(None)
         return observations, rewards, terminated, truncated, infos
+
+    def _truncations(self, tick: int) -> NDArray[np.bool_]:
+        """Which sub-envs' episodes have reached `max_episode_steps` at vector step `tick`."""
+        limit = self.max_episode_steps
+        if limit is None:
+            return np.zeros(self.num_envs, dtype=np.bool_)
+        truncated: NDArray[np.bool_] = np.less_equal(self._started_at, tick - limit)
+        return truncated
 
     def render(self) -> tuple[Any, ...] | None:
         """One frame per sub-env in `rgb_array` mode, drawn by a single env of this kind."""
