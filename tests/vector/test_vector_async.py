@@ -195,3 +195,14 @@ def test_dict_observations_batch_through_shared_memory_or_pipes(shared_memory: b
     finally:
         sync.close()
         parallel.close()
+
+
+def test_actions_of_the_wrong_shape_or_kind_are_refused() -> None:
+    with AsyncVectorEnv(countdowns(2), num_workers=1) as env:
+        env.reset(seed=0)
+        with pytest.raises(ValueError, match=r"actions of shape \(2,\) \(2 sub-envs\)"):
+            env.step(np.ones(3, dtype=np.int64))
+        with pytest.raises(ValueError, match=r"actions of shape \(2,\)"):
+            env.step(np.array([0.5, 1.5]))
+        obs, *_ = env.step([1, 1])
+        assert obs[:, 0].tolist() == [1, 1]

@@ -508,8 +508,8 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         """Send `actions` to the workers without waiting; collect with `step_wait`."""
         self._check_ready("step_async")
         if self._actions is not None:
-            try:
-                self._actions[...] = actions
+            try:  # same_kind: a float action for an int space is an error, not truncated
+                np.copyto(self._actions, actions, casting="same_kind")  # type: ignore[arg-type]
             except (ValueError, TypeError) as exc:
                 raise ValueError(
                     f"step() needs actions of shape {self._actions.shape} ({self.num_envs} "
