@@ -673,9 +673,12 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                                           self._observations)
 
     def _batch(self) -> ObsT_co:
-        if self.copy:
-            return copy_module.deepcopy(self._observations)  # type: ignore[no-any-return]
-        return self._observations  # type: ignore[no-any-return]
+        observations = self._observations
+        if not self.copy:
+            return observations  # type: ignore[no-any-return]
+        if isinstance(observations, np.ndarray):
+            return observations.copy()  # type: ignore[return-value]
+        return copy_module.deepcopy(observations)  # type: ignore[no-any-return]
 
     def _check_open(self) -> None:
         if self.closed:

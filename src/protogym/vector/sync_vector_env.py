@@ -234,9 +234,12 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             self._observations = concatenate(
                 self.single_observation_space, obs_list, self._observations
             )
-        if self.copy:
-            return copy_module.deepcopy(self._observations)  # type: ignore[no-any-return]
-        return self._observations  # type: ignore[no-any-return]
+        observations = self._observations
+        if not self.copy:
+            return observations  # type: ignore[no-any-return]
+        if isinstance(observations, np.ndarray):
+            return observations.copy()  # type: ignore[return-value]
+        return copy_module.deepcopy(observations)  # type: ignore[no-any-return]
 
     def render(self) -> tuple[Any, ...] | None:
         self._check_open()
