@@ -400,3 +400,25 @@ def test_utils_play_rejects_frames_that_are_not_images() -> None:
         r"and dtype float32",
     ):
         play(FloatFrames())
+
+
+def test_utils_play_resized_window_scales_the_picture() -> None:
+    seen: list[tuple[int, int, int]] = []
+
+    def look(*transition: Any) -> None:
+        screen = pygame.display.get_surface()
+        seen.append(tuple(screen.get_at((12, 4)))[:3])
+
+    resized = pygame.event.Event(pygame.WINDOWRESIZED, x=80, y=16)
+    # A callback sees the frame drawn after the previous step: nothing yet, then 1x, then
+    # (the window having doubled in between) 2x.
+    post()
+    recorder = Recorder(post={1: [resized], 3: [QUIT]})
+
+    def both(*transition: Any) -> None:
+        look(*transition)
+        recorder(*transition)
+
+    play(Corridor(), callback=both, fps=1000, noop=LEFT)
+    # Cell 0 is white and 8 pixels wide: x=12 is black at 1x and white at 2x.
+    assert seen == [(0, 0, 0), (0, 0, 0), (255, 255, 255)]

@@ -188,13 +188,13 @@ def play(
     `env` must render ``rgb_array`` (or ``rgb_array_list``). Each frame, the keys held down
     pick the action through `keys_to_action` (default: the env's `get_keys_to_action()`);
     unmapped combinations give `noop`, and so does holding no key unless the mapping has an
-    empty combination ``()`` for that. With ``wait_on_player=True`` the env
-    instead steps once per key press, for turn-based games. `fps` caps frames per second
-    (default ``metadata["render_fps"]``, else 30), `zoom` scales the picture, and `transpose`
-    says that frames are (H, W, 3) as `render` returns them. The first reset uses `seed`;
-    later ones continue its random stream. `callback` runs after every step with
-    ``(obs_t, obs_tp1, action, rew, terminated, truncated, info)``; a `PlayPlot`'s callback
-    also draws its plots beside the game.
+    empty combination ``()`` for that. With ``wait_on_player=True`` the env instead steps
+    once per key press, for turn-based games. `fps` caps frames per second (default
+    ``metadata["render_fps"]``, else 30); `zoom` scales the picture, and resizing the window
+    rescales it; `transpose` says that frames are (H, W, 3) as `render` returns them. The
+    first reset uses `seed`; later ones continue its random stream. `callback` runs after
+    every step with ``(obs_t, obs_tp1, action, rew, terminated, truncated, info)``; a
+    `PlayPlot`'s callback also draws its plots beside the game.
     """
     if env.render_mode not in ("rgb_array", "rgb_array_list"):
         raise ValueError(
@@ -233,8 +233,10 @@ def play(
     try:
         spec = getattr(env, "spec", None)
         pygame.display.set_caption(str(getattr(spec, "id", None) or type(env).__name__))
-        screen = pygame.display.set_mode(window)
+        screen = pygame.display.set_mode(window, pygame.RESIZABLE)
         clock = pygame.time.Clock()
+        panel = plot.size[0] if plot is not None else 0
+        offset = (0, 0)
         pressed: set[int] = set()
         done = False
 
@@ -267,6 +269,13 @@ def play(
                         take_step()
                 elif event.type == pygame.KEYUP:
                     pressed.discard(event.key)
+                elif event.type == pygame.WINDOWRESIZED:
+                    # Fit the picture, aspect kept, into what the plots leave, centred.
+                    room = (max(1, event.x - panel), max(1, event.y))
+                    fit = min(room[0] / width, room[1] / height)
+                    video_size = (max(1, round(width * fit)), max(1, round(height * fit)))
+                    offset = ((room[0] - video_size[0]) // 2, (room[1] - video_size[1]) // 2)
+                    screen = pygame.display.get_surface()
             if not running:
                 break
             if not wait_on_player:
@@ -276,9 +285,10 @@ def play(
                 picture.swapaxes(0, 1) if transpose else picture
             )
             screen.fill((0, 0, 0))
-            screen.blit(pygame.transform.scale(surface, video_size), (0, 0))
+            screen.blit(pygame.transform.scale(surface, video_size), offset)
             if plot is not None:
-                plot.draw(screen, pygame.Rect(video_size[0], 0, *plot.size))
+                left = max(video_size[0] + offset[0], screen.get_width() - plot.size[0])
+                plot.draw(screen, pygame.Rect(left, 0, *plot.size))
             pygame.display.flip()
             clock.tick(fps)
     finally:
