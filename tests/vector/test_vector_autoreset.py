@@ -226,3 +226,24 @@ def test_set_attr_reaches_the_layer_that_has_the_attribute(make: Factory) -> Non
     env.step(np.zeros(2, dtype=np.int64))
     _, _, _, truncated, _ = env.step(np.zeros(2, dtype=np.int64))
     assert truncated.tolist() == [True, True]
+
+
+def test_final_observation_survives_an_env_that_reuses_its_buffer(make: Factory) -> None:
+    from tests.vector.vector_helpers import Countdown
+
+    class Reusing(Countdown):
+        """Writes every observation into one array, as some fast envs do."""
+
+        def __init__(self) -> None:
+            super().__init__(ident=5, length=2)
+            self.buffer = np.zeros(3, dtype=np.float32)
+
+        def _obs(self) -> Any:
+            self.buffer[:] = super()._obs()
+            return self.buffer
+
+    env = make([Reusing])
+    env.reset(seed=0)
+    env.step(ones(1))
+    _, _, _, _, infos = env.step(ones(1))
+    assert infos["final_observation"][0][0] == 2.0  # not the reset's 0.0

@@ -33,7 +33,12 @@ from protogym.core import Env
 from protogym.error import ClosedEnvironmentError, Error
 from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
-from protogym.vector.sync_vector_env import reset_mask_of, set_sub_env_attr, values_per_env
+from protogym.vector.sync_vector_env import (
+    detached,
+    reset_mask_of,
+    set_sub_env_attr,
+    values_per_env,
+)
 from protogym.vector.utils import add_final, add_info
 from protogym.vector.vector_env import (
     ActT,
@@ -204,7 +209,8 @@ def _worker(
                         truncations[index] = truncated
                         if terminated or truncated:
                             if same_step:
-                                report.setdefault("finals", []).append((index, obs, info))
+                                final = (index, detached(obs), info)
+                                report.setdefault("finals", []).append(final)
                                 obs, info = env.reset()
                             elif next_step:
                                 pending[local] = True

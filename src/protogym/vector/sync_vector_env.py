@@ -213,7 +213,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                         terminations[index] = terminated
                         truncations[index] = truncated
                         if mode is AutoresetMode.SAME_STEP:
-                            final_obs, final_info = obs, info
+                            final_obs, final_info = detached(obs), info
                             obs, info = env.reset()
                             add_final(infos, index, final_obs, final_info, num_envs)
                         elif mode is AutoresetMode.NEXT_STEP:
@@ -283,6 +283,13 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             raise ClosedEnvironmentError(
                 f"this {type(self).__name__} is closed; make a new one to keep going"
             )
+
+
+def detached(observation: Any) -> Any:
+    """A copy of a final observation, safe from an env that reuses its buffer on reset."""
+    if isinstance(observation, np.ndarray):
+        return observation.copy()
+    return copy_module.deepcopy(observation)
 
 
 def values_per_env(values: Any, num_envs: int) -> list[Any]:
