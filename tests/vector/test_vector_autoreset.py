@@ -150,6 +150,8 @@ def test_wrong_number_of_actions_is_a_clear_error(make: Factory) -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"\(2\b"):
         env.step(np.ones(3, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"\(2\b"):
+        env.step(np.int64(1))
 
 
 def test_call_get_attr_set_attr_and_render(make: Factory) -> None:

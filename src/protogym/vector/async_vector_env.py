@@ -515,6 +515,8 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._check_ready("step_async")
         if self._actions is not None:
             try:  # same_kind: a float action for an int space is an error, not truncated
+                if np.shape(actions) != self._actions.shape:  # type: ignore[call-overload]
+                    raise ValueError("the shape differs")
                 np.copyto(self._actions, actions, casting="same_kind")  # type: ignore[arg-type]
             except (ValueError, TypeError) as exc:
                 raise ValueError(

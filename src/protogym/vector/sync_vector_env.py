@@ -192,13 +192,16 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         array_obs = self._array_obs
         observations = self._observations
         obs_list: list[Any] = []
-        rows: Any = (
-            actions if isinstance(actions, np.ndarray)
-            else list(iterate(self.action_space, actions))
-        )
-        if len(rows) != num_envs:
+        rows: Any = actions
+        if not isinstance(actions, np.ndarray):
+            try:
+                rows = list(iterate(self.action_space, actions))
+            except TypeError:
+                rows = ()
+        count = len(rows) if not isinstance(rows, np.ndarray) or rows.ndim else 0
+        if count != num_envs:
             raise ValueError(
-                f"step() needs one action per sub-env ({num_envs}), got {len(rows)}: {actions!r}"
+                f"step() needs one action per sub-env ({num_envs}), got {count}: {actions!r}"
             )
         index = 0
         try:
