@@ -245,3 +245,18 @@ def test_helper_thread_hands_back_errors_and_stops() -> None:
     assert seen[-1] == "task"
     helper.stop()
     helper.stop()
+
+
+def test_seeding_matches_sync_for_lists_none_and_repeated_resets() -> None:
+    native = CartPoleVectorEnv(2)
+    reference = SyncVectorEnv([lambda: protogym.make("CartPole-v1")] * 2)
+    obs_a, _ = native.reset(seed=[5, 9])
+    obs_b, _ = reference.reset(seed=[5, 9])
+    np.testing.assert_array_equal(obs_a, obs_b)
+    assert native.np_random_seeds == (5, 9)
+    for _ in range(3):  # no seed: each sub-env's stream continues
+        np.testing.assert_array_equal(native.reset()[0], reference.reset()[0])
+    unseeded = CartPoleVectorEnv(3)
+    first, _ = unseeded.reset()
+    assert len(set(unseeded.np_random_seeds)) == 3  # fresh entropy per sub-env
+    assert first.shape == (3, 4)

@@ -261,14 +261,13 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
                     'drop options["reset_mask"] or make it all True'
                 )
         rows = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
-        if not self._generators:
-            for _ in range(self.num_envs):
-                generator, used = np_random(None)
-                self._generators.append(generator)
-                self._seeds.append(used)
+        first_reset = not self._generators
+        if first_reset:  # every row is reset (checked above): each gets a generator below
+            self._generators = [None] * self.num_envs  # type: ignore[list-item]
+            self._seeds = [0] * self.num_envs
         blocks = self.buffered_resets
         for row in rows.tolist():
-            if seeds[row] is not None:
+            if seeds[row] is not None or first_reset:
                 self._generators[row], self._seeds[row] = np_random(seeds[row])
                 self._cursor[row] = blocks
         self._reset_rows(rows, self._draw(rows), options)
