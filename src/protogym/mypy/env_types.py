@@ -12,7 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mypy.maptype import map_instance_to_supertype
-from mypy.messages import format_type, get_conflict_protocol_types
+from mypy.messages import (
+    format_type,
+    get_conflict_protocol_types,
+    get_missing_protocol_members,
+)
 from mypy.nodes import ARG_OPT, ARG_POS, ARG_STAR, MypyFile, SymbolNode, TypeInfo
 from mypy.options import Options
 from mypy.subtypes import find_member, is_subtype
@@ -195,6 +199,34 @@ def env_problems(
             f"needs {format_type(expected, options)}"
         )
     return problems
+
+
+def vector_env_problems(
+    inst: Instance, vector_info: TypeInfo | None, options: Options
+) -> list[str]:
+    """Why `inst` is not a `protogym.vector.VectorEnv`, one message per failing member."""
+    info = inst.type
+    if info.is_protocol or vector_info is None:
+        return []
+    name = f'"{info.fullname}"'
+    if vector_info in info.mro:
+        missing = sorted(m for m, _ in info.abstract_attributes)
+        return [f"{name} does not implement {m!r} of protogym.vector.VectorEnv" for m in missing]
+    anything = AnyType(TypeOfAny.special_form)
+    protocol = Instance(vector_info, [anything] * len(vector_info.defn.type_vars))
+    if is_subtype(inst, protocol, options=options):
+        return []
+    missing = get_missing_protocol_members(inst, protocol, skip=[])
+    if missing:
+        # Usually a single env registered as a vector one: one message, not one per member.
+        listed = ", ".join(repr(member) for member in missing)
+        return [f"{name} is not a protogym.vector.VectorEnv: it has no {listed}"]
+    conflicts = get_conflict_protocol_types(inst, inst, protocol, options=options)
+    return [
+        f"{name}.{member} has type {format_type(got, options)}, but protogym.vector.VectorEnv "
+        f"needs {format_type(expected, options)}"
+        for member, got, expected, _ in conflicts
+    ]
 
 
 _RETURNED_ITEMS = {
