@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 # Each module defines `add_parser(subparsers)`, which registers its sub-command and sets
 # `func` on the parsed namespace to the callable that runs it and returns an exit code.
-COMMAND_MODULES: tuple[str, ...] = ("list_envs", "describe", "run", "check", "record")
+COMMAND_MODULES: tuple[str, ...] = ("list_envs", "describe", "run", "check", "record", "play")
 
 
 def build_parser() -> argparse.ArgumentParser:

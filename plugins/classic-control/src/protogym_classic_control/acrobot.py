@@ -18,6 +18,8 @@ from protogym import Env
 from protogym.spaces import Box, Discrete
 from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
+    KEY_LEFT,
+    KEY_RIGHT,
     discrete_action,
     parse_reset_bounds,
     reset_needed,
@@ -25,6 +27,7 @@ from protogym_classic_control.utils import (
 )
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
     from protogym_classic_control.rendering import Canvas
 
 __all__ = ["AcrobotEnv"]
@@ -249,6 +252,10 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
             rendering.fill_polygon(surface, link, (0, 204, 204))
             rendering.fill_circle(surface, int(x), int(y), int(width), (204, 204, 0))
         return canvas.finish()
+
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
+        """Keyboard play: arrows apply -1 or +1 torque; no key applies none."""
+        return {(): 1, (KEY_LEFT,): 0, (KEY_RIGHT,): 2}
 
     def close(self) -> None:
         if self._canvas is not None:

@@ -18,6 +18,8 @@ from protogym import Env
 from protogym.spaces import Box, Discrete
 from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
+    KEY_LEFT,
+    KEY_RIGHT,
     discrete_action,
     parse_reset_bounds,
     reset_needed,
@@ -25,6 +27,7 @@ from protogym_classic_control.utils import (
 )
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
     from protogym_classic_control.rendering import Canvas
 
 __all__ = ["CartPoleEnv"]
@@ -216,6 +219,10 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         )
         rendering.draw_hline(surface, 0, canvas.width, cart_top, (0, 0, 0))
         return canvas.finish()
+
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
+        """Keyboard play: the left arrow pushes the cart left, the right arrow right."""
+        return {(KEY_LEFT,): 0, (KEY_RIGHT,): 1}
 
     def close(self) -> None:
         if self._canvas is not None:

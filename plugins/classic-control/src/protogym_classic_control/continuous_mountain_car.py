@@ -17,6 +17,8 @@ from numpy.typing import NDArray
 from protogym import Env
 from protogym.spaces import Box
 from protogym_classic_control.utils import (
+    KEY_LEFT,
+    KEY_RIGHT,
     continuous_action,
     invalid_continuous_action,
     parse_reset_bounds,
@@ -25,6 +27,7 @@ from protogym_classic_control.utils import (
 )
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
     from protogym_classic_control.rendering import Canvas
 
 __all__ = ["ContinuousMountainCarEnv"]
@@ -162,6 +165,14 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             self.goal_position,
         )
         return self._canvas.finish()
+
+    def get_keys_to_action(self) -> dict[KeyCombination, NDArray[np.float32]]:
+        """Keyboard play: arrows apply the full force either way; no key applies none."""
+        return {
+            (): np.array([0.0], np.float32),
+            (KEY_LEFT,): np.array([-1.0], np.float32),
+            (KEY_RIGHT,): np.array([1.0], np.float32),
+        }
 
     def close(self) -> None:
         if self._canvas is not None:

@@ -17,6 +17,8 @@ from protogym import Env
 from protogym.spaces import Box, Discrete
 from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
+    KEY_LEFT,
+    KEY_RIGHT,
     discrete_action,
     parse_reset_bounds,
     reset_needed,
@@ -24,6 +26,7 @@ from protogym_classic_control.utils import (
 )
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
     from protogym_classic_control.rendering import Canvas
 
 __all__ = ["MountainCarEnv"]
@@ -32,11 +35,6 @@ _FLOAT32 = np.dtype(np.float32)
 # Builds the observation from Python floats; faster than np.array for a few elements.
 _fromiter = np.fromiter
 _DIRECTIONS: dict[int | np.integer[Any], int] = {0: -1, 1: 0, 2: 1}
-# pygame 2 (SDL2) key codes of the arrow keys, for `get_keys_to_action`.
-_KEY_LEFT = 0x40000050
-_KEY_RIGHT = 0x4000004F
-
-
 class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     """Reach the flag at position 0.5; -1 reward per step until then.
 
@@ -142,9 +140,9 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         )
         return self._canvas.finish()
 
-    def get_keys_to_action(self) -> dict[tuple[int, ...], int]:
+    def get_keys_to_action(self) -> dict[KeyCombination, int]:
         """Keyboard play: left arrow pushes left, right arrow right, neither or both coast."""
-        return {(): 1, (_KEY_LEFT,): 0, (_KEY_RIGHT,): 2, (_KEY_RIGHT, _KEY_LEFT): 1}
+        return {(): 1, (KEY_LEFT,): 0, (KEY_RIGHT,): 2, (KEY_RIGHT, KEY_LEFT): 1}
 
     def close(self) -> None:
         if self._canvas is not None:

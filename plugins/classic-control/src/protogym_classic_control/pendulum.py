@@ -16,6 +16,8 @@ from numpy.typing import NDArray
 from protogym import Env
 from protogym.spaces import Box
 from protogym_classic_control.utils import (
+    KEY_LEFT,
+    KEY_RIGHT,
     continuous_action,
     option_as_float,
     reset_needed,
@@ -23,6 +25,7 @@ from protogym_classic_control.utils import (
 )
 
 if TYPE_CHECKING:
+    from protogym.utils.play import KeyCombination
     from protogym_classic_control.rendering import Canvas
 
 __all__ = ["PendulumEnv", "angle_normalize"]
@@ -198,6 +201,14 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             )
         rendering.fill_circle(surface, offset, offset, int(0.05 * scale), (0, 0, 0))
         return canvas.finish()
+
+    def get_keys_to_action(self) -> dict[KeyCombination, NDArray[np.float32]]:
+        """Keyboard play: arrows apply the full torque either way; no key applies none."""
+        return {
+            (): np.array([0.0], np.float32),
+            (KEY_LEFT,): np.array([-2.0], np.float32),
+            (KEY_RIGHT,): np.array([2.0], np.float32),
+        }
 
     def close(self) -> None:
         if self._canvas is not None:

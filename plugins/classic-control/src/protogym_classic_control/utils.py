@@ -131,3 +131,9 @@ def warn_no_render_mode(owner: str, env_id: str) -> None:
         UserWarning,
         stacklevel=3,
     )
+
+
+# pygame 2 (SDL2) key codes of the arrow keys, for the envs' `get_keys_to_action`: the
+# numbers, so that asking for the mapping does not import pygame.
+KEY_LEFT = 0x40000050
+KEY_RIGHT = 0x4000004F
