@@ -3,6 +3,8 @@
 - SyncVectorEnv and AsyncVectorEnv of 8 CartPole-v1 made by each library's `make_vec`
   (sub-envs with their checker, order-enforcing and time-limit wrappers, as users run them);
   protogym's async default is one worker per core, each stepping its block of sub-envs.
+  A second async row uses one worker for all 8 (no target): with sub-envs this cheap and
+  few cores, the parent's own need for a core makes fewer workers faster.
 - The native vector CartPole (`vectorization_mode="vector_entry_point"`) at 1024 and 8192
   sub-envs. Gymnasium's autoresets on the next step, so protogym's is timed in next-step
   mode for the ratio; its default same-step mode (which also builds `final_observation`
@@ -92,6 +94,16 @@ def main() -> None:
         rows.append(Row(f"{mode.capitalize()}VectorEnv, 8 CartPole", "/s", *rates, True, target))
         ours.close()
         theirs.close()
+
+    # Cheap sub-envs on few cores: the parent needs a core too, so fewer workers can win.
+    ours = protogym.make_vec(
+        "CartPole-v1", 8, vectorization_mode="async", vector_kwargs={"num_workers": 1}
+    )
+    theirs = gymnasium.make_vec("CartPole-v1", num_envs=8, vectorization_mode="async")
+    rates = _compare(_stepper(ours, 8), _stepper(theirs, 8), 8, args.seconds, args.repeats)
+    rows.append(Row("AsyncVectorEnv, 8 CartPole, num_workers=1", "/s", *rates, True, None))
+    ours.close()
+    theirs.close()
 
     for num_envs in (1024, 8192):
         theirs = gymnasium.make_vec(
