@@ -152,6 +152,11 @@ def _worker(
 ) -> None:
     """A worker's loop: build its sub-envs, then serve commands until `close` or EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and closes us
+    if hasattr(os, "sched_setscheduler"):
+        # A batch-scheduled worker's wake-up does not preempt the parent, so the parent
+        # hands out every worker's step before any of them takes its core.
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     if parent_conn is not None:
         parent_conn.close()
     index = first
