@@ -99,3 +99,27 @@ def test_registered_id_known_when_registering_module_comes_from_cache(
     assert run_mypy(tmp_path, files) == {
         "warm_user.py": [revealed, (6, "N", 'Revealed type is "bool"')]
     }
+
+
+BESIDE_REGISTER = """\
+import protogym
+
+protogym.register(id="beside/Corridor-v0", entry_point="beside_pkg.envs:Corridor")
+reveal_type(protogym.make("beside/Corridor-v0").reset()[0])
+"""
+
+
+def test_entry_point_modules_are_found_beside_the_checked_file(
+    run_mypy: RunMypy, tmp_path: Path
+) -> None:
+    """Only `beside_pkg/reg.py` is given to mypy, and no import brings in `beside_pkg.envs`:
+    the plugin finds it in the folder the checked package sits in, as mypy would."""
+    package = tmp_path / "src" / "beside_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    shutil.copyfile(SNIPPETS / "corpus_envs.py.txt", package / "envs.py")
+    (package / "reg.py").write_text(BESIDE_REGISTER)
+    int64 = "numpy.signedinteger[numpy._typing._nbit_base._64Bit]"
+    assert run_mypy(tmp_path, [package / "reg.py"]) == {
+        "reg.py": [(4, "N", f'Revealed type is "{int64}"')]
+    }

@@ -10,11 +10,17 @@ by the plugin's own check of the `register` call, rather than as an import error
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Literal
 
 from mypy.build import PRI_LOW, default_data_dir
-from mypy.modulefinder import FindModuleCache, ModuleNotFoundReason, compute_search_paths
+from mypy.modulefinder import (
+    FindModuleCache,
+    ModuleNotFoundReason,
+    SearchPaths,
+    compute_search_paths,
+)
 from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile
 from mypy.options import Options
 
@@ -35,11 +41,29 @@ class ModuleLocator:
         self._options = options
         self._finder: FindModuleCache | None = None
         self._answers: dict[str, ModuleStatus] = {}
+        self._source_roots: list[str] = []
 
     def forget(self) -> None:
         """Drop cached answers: the daemon's next build may see new or deleted modules."""
         self._finder = None
         self._answers.clear()
+        self._source_roots.clear()
+
+    def add_source_root(self, tree: MypyFile) -> None:
+        """Search the folder that `tree`'s package hierarchy starts in, as mypy does.
+
+        mypy also looks for modules beside the files it was given (`mypy src/pkg/a.py` finds
+        `pkg.b`); the locator has only the file trees, so it derives those folders from them.
+        """
+        if not tree.path or tree.path.endswith(".pyi"):
+            return
+        root = os.path.dirname(os.path.abspath(tree.path))
+        for _ in range(tree.fullname.count(".") + (1 if tree.is_package_init_file() else 0)):
+            root = os.path.dirname(root)
+        if root not in self._source_roots:
+            self._source_roots.append(root)
+            self._finder = None
+            self._answers = {k: v for k, v in self._answers.items() if v == "typed"}
 
     def status(self, module: str) -> ModuleStatus:
         """"typed" (mypy loads it), "untyped" (installed without types) or "missing"."""
@@ -47,7 +71,13 @@ class ModuleLocator:
         if answer is None:
             if self._finder is None:
                 paths = compute_search_paths([], self._options, default_data_dir())
-                self._finder = FindModuleCache(paths, None, self._options)
+                with_roots = SearchPaths(
+                    tuple(dict.fromkeys([*paths.python_path, *self._source_roots])),
+                    paths.mypy_path,
+                    paths.package_path,
+                    paths.typeshed_path,
+                )
+                self._finder = FindModuleCache(with_roots, None, self._options)
             result = self._finder.find_module(module)
             if isinstance(result, str):
                 answer = "typed"
@@ -83,6 +113,7 @@ def env_module_dependencies(
     """``(priority, module, line)`` for each env module that `tree`'s string literals name."""
     if _is_protogym(tree.fullname) or not tree.path or not imports_protogym(tree):
         return []
+    locator.add_source_root(tree)
     try:
         with open(tree.path, encoding="utf-8") as handle:
             text = handle.read()

@@ -120,6 +120,8 @@ class RegisterChecker:
             # A module installed without types: it exists, but mypy cannot look inside.
             return None
         node = lookup_attribute(modules, module, attribute)
+        if node is None and "__getattr__" in tree.names:
+            return None  # the module makes attributes at run time: nothing to look up
         if node is None:
             public = [name for name in tree.names if not name.startswith("_")]
             close = difflib.get_close_matches(attribute.split(".")[0], public, n=3)
