@@ -217,36 +217,6 @@ def test_render_draws_one_frame_per_sub_env_like_the_single_env() -> None:
     env.close()
 
 
-def test_two_thread_stepping_gives_the_same_trajectory() -> None:
-    threaded = CartPoleVectorEnv(5)
-    threaded.parallel_threshold = 2  # split even a small batch across two threads
-    threaded._thread_choice.explore_every = 2  # alternate one and two threads
-    reference = SyncVectorEnv([lambda: protogym.make("CartPole-v1")] * 5)
-    assert run_pair(threaded, reference, lambda rng: rng.integers(0, 2, size=5), 60, 21) > 0
-    choice = threaded._thread_choice
-    assert choice.seconds[0] > 0 and choice.seconds[1] > 0  # both ways were timed
-    threaded.close()
-    assert threaded._helper is None
-
-
-def test_helper_thread_hands_back_errors_and_stops() -> None:
-    from protogym_classic_control.vector._base import HelperThread
-
-    helper = HelperThread()
-    seen: list[str] = []
-
-    def fail() -> None:
-        raise RuntimeError("helper task failed")
-
-    with pytest.raises(RuntimeError, match="helper task failed"):
-        helper.run_beside(fail, lambda: seen.append("own work ran"))
-    assert seen == ["own work ran"]
-    helper.run_beside(lambda: seen.append("task"), lambda: None)
-    assert seen[-1] == "task"
-    helper.stop()
-    helper.stop()
-
-
 def test_seeding_matches_sync_for_lists_none_and_repeated_resets() -> None:
     native = CartPoleVectorEnv(2)
     reference = SyncVectorEnv([lambda: protogym.make("CartPole-v1")] * 2)

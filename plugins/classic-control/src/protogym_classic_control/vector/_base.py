@@ -9,10 +9,7 @@ uniforms are drawn ahead in blocks; ``low + (high - low) * u`` is exactly what n
 
 from __future__ import annotations
 
-import os
-import threading
-import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -35,7 +32,7 @@ from protogym.vector.vector_env import (
 )
 from protogym_classic_control.utils import reset_needed
 
-__all__ = ["UNSIGNED", "ClassicVectorEnv", "HelperThread", "IntArray", "ThreadChoice"]
+__all__ = ["UNSIGNED", "ClassicVectorEnv", "IntArray"]
 
 IntArray = NDArray[np.intp]
 UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
@@ -44,87 +41,6 @@ one `max` checks both ends of the valid range."""
 
 _NEXT_STEP = AutoresetMode.NEXT_STEP
 _SAME_STEP = AutoresetMode.SAME_STEP
-
-
-class HelperThread:
-    """A daemon thread that runs one task at a time beside its owner's own work.
-
-    numpy releases the GIL inside its loops, so two halves of a large batch advance on two
-    cores at once. The hand-over uses two plain locks as binary semaphores (the cheapest
-    primitive there is); the thread holds no reference to its task between runs.
-    """
-
-    def __init__(self) -> None:
-        self._go = threading.Lock()
-        self._go.acquire()
-        self._done = threading.Lock()
-        self._done.acquire()
-        self._task: Callable[[], object] | None = None
-        self._error: BaseException | None = None
-        self._stopped = False
-        self._thread = threading.Thread(target=self._run, name="protogym-vector-helper",
-                                        daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while True:
-            self._go.acquire()
-            task, self._task = self._task, None
-            if task is None:
-                return
-            try:
-                task()
-            except BaseException as exc:  # handed to the owner, which re-raises it
-                self._error = exc
-            self._done.release()
-
-    def run_beside(self, task: Callable[[], object], own: Callable[[], object]) -> None:
-        """Run `task` on the helper and `own` here; return when both are done."""
-        self._task = task
-        self._go.release()
-        try:
-            own()
-        finally:
-            self._done.acquire()
-        if self._error is not None:
-            error, self._error = self._error, None
-            raise error
-
-    def stop(self) -> None:
-        """End the thread (idempotent)."""
-        if not self._stopped:
-            self._stopped = True
-            self._task = None
-            self._go.release()
-            self._thread.join()
-
-
-class ThreadChoice:
-    """Picks, step by step, whichever of one thread or two has been faster lately.
-
-    Two threads only pay when a second core is free; on a busy machine they are slower than
-    one. So both are timed (a moving average of each), the faster is used, and every
-    `explore_every`-th step tries the other to notice when the load changes. Results do not
-    depend on the choice, only the speed does.
-    """
-
-    explore_every = 64
-
-    def __init__(self) -> None:
-        self.seconds = [0.0, 0.0]  # moving average per choice: [one thread, two threads]
-        self.calls = 0
-
-    def two_threads(self) -> bool:
-        self.calls += 1
-        single, double = self.seconds
-        if not single or not double:  # try each once first
-            return not double
-        faster = double < single
-        return faster != (self.calls % self.explore_every == 0)
-
-    def record(self, two_threads: bool, seconds: float) -> None:
-        old = self.seconds[two_threads]
-        self.seconds[two_threads] = seconds if not old else 0.75 * old + 0.25 * seconds
 
 
 class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
@@ -138,9 +54,6 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
     render_fps: ClassVar[int] = 50
     buffered_resets: int = 64
     """Resets' worth of uniforms drawn ahead per sub-env (memory vs. generator calls)."""
-    parallel_threshold: int = 4096
-    """From this many sub-envs on (and with 2+ cores), envs that support it step the two
-    halves of the batch on two threads; set it higher to stay on one thread."""
 
     single_observation_space: Box
     single_action_space: Space[Any]
@@ -191,18 +104,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         self._pending = np.zeros(num_envs, dtype=np.bool_)
         self._started = False
         self._renderer: Env[Any, Any] | None = None
-        self._helper: HelperThread | None = None
-        self._thread_choice = ThreadChoice()
         self.closed = False
-
-    def _helper_thread(self) -> HelperThread | None:
-        """The helper thread, started on first use, if the batch is big enough for one."""
-        if self._helper is None:
-            if self.num_envs < self.parallel_threshold or (os.cpu_count() or 1) < 2:
-                return None
-            self._helper = HelperThread()
-            weakref.finalize(self, self._helper.stop)
-        return self._helper
 
     @property
     def autoreset_mode(self) -> ModeT_co:
@@ -350,9 +252,6 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         if self._renderer is not None:
             self._renderer.close()
             self._renderer = None
-        if self._helper is not None:
-            self._helper.stop()
-            self._helper = None
 
     # -- helpers -----------------------------------------------------------------------
 

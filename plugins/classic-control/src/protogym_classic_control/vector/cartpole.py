@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -52,7 +51,6 @@ class _Views:
     flags: NDArray[np.bool_]
     flag_x: NDArray[np.bool_]
     flag_theta: NDArray[np.bool_]
-    terminated: NDArray[np.bool_]
 
 
 class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
@@ -106,13 +104,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._abs = np.empty((2, num_envs), dtype=np.float64)
         self._flags = np.empty((2, num_envs), dtype=np.bool_)
         self._thresholds = np.empty((2, 1), dtype=np.float64)
-        self._terminated = np.empty(num_envs, dtype=np.bool_)
-        half = num_envs // 2
-        self._kits = (
-            self._views(slice(None)),
-            self._views(slice(None, half)),
-            self._views(slice(half, None)),
-        )
+        self._views = self._make_views()
 
     def _reset_rows(self, rows: IntArray, uniforms: NDArray[np.float64],
                     options: dict[str, Any] | None) -> None:
@@ -133,24 +125,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             action = action.view(UNSIGNED[action.dtype.itemsize])
         if np.maximum.reduce(action) > 1:
             raise ValueError(f"CartPoleVectorEnv.step() got actions outside {{0, 1}}: {actions!r}")
-        helper = self._helper_thread() if num_envs >= self.parallel_threshold else None
-        if helper is None:
-            terminated = self._advance(action, self._kits[0], None)
-        else:
-            choice = self._thread_choice
-            two_threads = choice.two_threads()
-            start = perf_counter()
-            if two_threads:
-                first, second = self._kits[1], self._kits[2]
-                half = num_envs // 2
-                helper.run_beside(
-                    lambda: self._advance(action[half:], second, second.terminated),
-                    lambda: self._advance(action[:half], first, first.terminated),
-                )
-            else:
-                self._advance(action, self._kits[0], self._terminated)
-            choice.record(two_threads, perf_counter() - start)
-            terminated = self._terminated.copy()  # the buffer is reused by the next step
+        terminated = self._advance(action, self._views)
         if self.sutton_barto_reward:
             rewards = np.where(terminated, -1.0, 0.0)
         else:
@@ -164,14 +139,14 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             np.logical_or(beyond, terminated, beyond)
         return rewards, terminated
 
-    def _views(self, columns: slice) -> _Views:
-        """The views one `_advance` of sub-envs `columns` works in, made once."""
-        rows = self._rows[:, columns]
+    def _make_views(self) -> _Views:
+        """The views `_advance` works in, made once (a view costs as much as a small op)."""
+        rows = self._rows
         state = rows[:4]
-        deriv = self._deriv[:, columns]
-        temps = self._temps[:, columns]
-        pair = self._pair[:, columns]
-        flags = self._flags[:, columns]
+        deriv = self._deriv
+        temps = self._temps
+        pair = self._pair
+        flags = self._flags
         return _Views(
             state=state,
             theta=state[2],
@@ -192,17 +167,14 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             pair=pair,
             temp=pair[0],
             denominator=pair[1],
-            magnitudes=self._abs[:, columns],
+            magnitudes=self._abs,
             flags=flags,
             flag_x=flags[0],
             flag_theta=flags[1],
-            terminated=self._terminated[columns],
         )
 
-    def _advance(
-        self, action: NDArray[Any], v: _Views, out: NDArray[np.bool_] | None
-    ) -> NDArray[np.bool_]:
-        """Step the sub-envs of views `v`; return their `terminated` flags (into `out`).
+    def _advance(self, action: NDArray[Any], v: _Views) -> NDArray[np.bool_]:
+        """Step every sub-env through the views `v`; return a fresh `terminated` array.
 
         Every operation is the single env's, in its order, so results are bitwise equal;
         positional `out` arguments, locals and views made once keep the overhead low.
@@ -264,7 +236,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         thresholds[1, 0] = self.theta_threshold_radians
         np.abs(v.positions, v.magnitudes)
         np.greater(v.magnitudes, thresholds, v.flags)
-        terminated: NDArray[np.bool_] = np.logical_or(v.flag_x, v.flag_theta, out)
+        terminated: NDArray[np.bool_] = np.logical_or(v.flag_x, v.flag_theta)
         return terminated
 
     def _observe(self, rows: IntArray | None) -> NDArray[np.float32]:
