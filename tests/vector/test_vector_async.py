@@ -206,3 +206,12 @@ def test_actions_of_the_wrong_shape_or_kind_are_refused() -> None:
             env.step(np.array([0.5, 1.5]))
         obs, *_ = env.step([1, 1])
         assert obs[:, 0].tolist() == [1, 1]
+
+
+def test_messages_larger_than_a_pipe_buffer_arrive_whole() -> None:
+    big = np.arange(300_000, dtype=np.float64)  # 2.4 MB each way, many reads and writes
+    with AsyncVectorEnv(countdowns(2), num_workers=2) as env:
+        env.set_attr("payload", [big, big + 1])
+        back = env.get_attr("payload")
+        np.testing.assert_array_equal(back[0], big)
+        np.testing.assert_array_equal(back[1], big + 1)

@@ -19,6 +19,7 @@ import os
 import pickle
 import select
 import signal
+import struct
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -59,6 +60,7 @@ __all__ = ["AsyncState", "AsyncVectorEnv", "SubEnvError", "WorkerDiedError"]
 _STEP = b"s"  # step with the actions already in shared memory
 _OK = b"k"  # step done, nothing to report beyond shared memory
 _POLL_SECONDS = 1.0
+_RAW_FDS = hasattr(select, "poll")  # POSIX: pipes are descriptors we can read directly
 
 
 class SubEnvError(Error, RuntimeError):
@@ -133,6 +135,49 @@ def _write(view: Any, index: int, value: Any) -> None:
             _write(part, index, item)
 
 
+_HEADER = struct.Struct("!i")  # Connection's framing: a signed big-endian 4-byte length
+
+
+class _Channel:
+    """One end of a worker pipe: framed messages, each in one read and one write.
+
+    `Connection.recv_bytes` reads the length and the body with two system calls; with at
+    most one message in flight each way (the protocol is strict request and reply), one
+    read of up to 64 KiB gets a whole small message. The framing is Connection's, and
+    platforms without raw descriptors (Windows) use the Connection itself.
+    """
+
+    def __init__(self, conn: multiprocessing.connection.Connection) -> None:
+        self.conn = conn
+        self.fd = conn.fileno() if _RAW_FDS else -1
+
+    def send(self, payload: bytes) -> None:
+        if self.fd < 0:
+            self.conn.send_bytes(payload)
+            return
+        data = memoryview(_HEADER.pack(len(payload)) + payload)
+        while data:
+            data = data[os.write(self.fd, data):]
+
+    def recv(self) -> bytes:
+        if self.fd < 0:
+            return self.conn.recv_bytes()
+        chunk = os.read(self.fd, 65536)
+        while len(chunk) < _HEADER.size:
+            more = os.read(self.fd, 65536) if chunk else b""
+            if not more:
+                raise EOFError("the other end of the pipe is closed")
+            chunk += more
+        (size,) = _HEADER.unpack_from(chunk)
+        body = chunk[_HEADER.size:]
+        while len(body) < size:
+            more = os.read(self.fd, size - len(body))
+            if not more:
+                raise EOFError("the other end of the pipe closed mid-message")
+            body += more
+        return body
+
+
 def _error_reply(index: int, exc: BaseException) -> bytes:
     try:
         original: bytes | None = pickle.dumps(exc)
@@ -152,6 +197,7 @@ def _worker(
 ) -> None:
     """A worker's loop: build its sub-envs, then serve commands until `close` or EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and closes us
+    channel = _Channel(conn)
     if hasattr(os, "sched_setscheduler"):
         # A batch-scheduled worker's wake-up does not preempt the parent, so the parent
         # hands out every worker's step before any of them takes its core.
@@ -167,9 +213,9 @@ def _worker(
             index = first + local
             envs.append(fn())
     except BaseException as exc:
-        conn.send_bytes(_error_reply(index, exc))
+        channel.send(_error_reply(index, exc))
         return
-    conn.send_bytes(_OK)
+    channel.send(_OK)
 
     obs_shared, act_shared, rew_shared, term_shared, trunc_shared = shared
     observations = None if obs_shared is None else _views(obs_shared)
@@ -187,7 +233,7 @@ def _worker(
 
     while True:
         try:
-            message = conn.recv_bytes()
+            message = channel.recv()
         except (EOFError, OSError):
             break
         data: Any = None
@@ -227,7 +273,7 @@ def _worker(
                         report.setdefault("obs", []).append(obs)
                     if info:
                         report.setdefault("infos", []).append((index, info))
-                conn.send_bytes(pickle.dumps(("ok", report)) if report else _OK)
+                channel.send(pickle.dumps(("ok", report)) if report else _OK)
             elif command == "reset":
                 seeds, options, mask = data
                 infos: list[tuple[int, Any]] = []
@@ -244,7 +290,7 @@ def _worker(
                         obs_list.append((index, obs))
                     if info:
                         infos.append((index, info))
-                conn.send_bytes(pickle.dumps(("ok", {"infos": infos, "obs": obs_list})))
+                channel.send(pickle.dumps(("ok", {"infos": infos, "obs": obs_list})))
             elif command == "call":
                 name, args, kwargs = data
                 results = []
@@ -252,29 +298,29 @@ def _worker(
                     index = first + local
                     member = _attr(env, name)
                     results.append(member(*args, **kwargs) if callable(member) else member)
-                conn.send_bytes(pickle.dumps(("ok", results)))
+                channel.send(pickle.dumps(("ok", results)))
             elif command == "get_attr":
                 results = []
                 for local, env in enumerate(envs):
                     index = first + local
                     results.append(_attr(env, data))
-                conn.send_bytes(pickle.dumps(("ok", results)))
+                channel.send(pickle.dumps(("ok", results)))
             elif command == "set_attr":
                 name, values = data
                 for local, (env, value) in enumerate(zip(envs, values, strict=True)):
                     index = first + local
                     set_sub_env_attr(env, name, value)
-                conn.send_bytes(pickle.dumps(("ok", None)))
+                channel.send(pickle.dumps(("ok", None)))
             elif command == "close":
                 for local, env in enumerate(envs):
                     index = first + local
                     env.close()
-                conn.send_bytes(pickle.dumps(("ok", None)))
+                channel.send(pickle.dumps(("ok", None)))
                 break
             else:
                 raise RuntimeError(f"unknown worker command {command!r}")
         except Exception as exc:
-            conn.send_bytes(_error_reply(index, exc))
+            channel.send(_error_reply(index, exc))
     conn.close()
 
 
@@ -619,9 +665,10 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     def _send(self, what: str, messages: list[bytes]) -> None:
         """One message to each worker; a worker whose pipe is broken has died."""
-        for worker, (conn, message) in enumerate(zip(self._conns, messages, strict=True)):
+        channels = self._waiter.channels
+        for worker, (channel, message) in enumerate(zip(channels, messages, strict=True)):
             try:
-                conn.send_bytes(message)
+                channel.send(message)
             except OSError:
                 self._processes[worker].join(1.0)
                 raise self._died(worker, what) from None
@@ -716,9 +763,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 except (_Dead, TimeoutError):
                     terminate = True
             message = pickle.dumps(("close", None))
-            for conn in self._conns:
+            for channel in self._waiter.channels:
                 try:
-                    conn.send_bytes(message)
+                    channel.send(message)
                 except OSError:
                     terminate = True
             for process in self._processes:
@@ -748,6 +795,7 @@ class _Waiter:
         processes: list[BaseProcess],
     ) -> None:
         self._conns = conns
+        self.channels = [_Channel(conn) for conn in conns]
         self._processes = processes
         self._owner: dict[int, int] = {}
         self._poller = select.poll() if hasattr(select, "poll") else None
@@ -785,7 +833,7 @@ class _Waiter:
                 if replies[worker] is not None:
                     continue
                 try:
-                    replies[worker] = conns[worker].recv_bytes()
+                    replies[worker] = self.channels[worker].recv()
                 except (EOFError, OSError):
                     raise _Dead(worker) from None
                 remaining -= 1
