@@ -18,7 +18,7 @@ from protogym.mypy.known_ids import (
     scan_registrations,
 )
 from protogym.mypy.make_types import MakeTyper
-from protogym.registration.env_spec import EnvSpec
+from protogym.registration.env_spec import EnvSpec, WrapperSpec
 
 
 def _no_modules() -> dict[str, MypyFile]:
@@ -29,7 +29,7 @@ def _no_lookup(fullname: str) -> SymbolTableNode | None:
     return None
 
 
-def _broken_registry() -> Iterable[Any]:
+def _broken_registry() -> tuple[Iterable[Any], dict[str, Any]]:
     raise RuntimeError("plugin acme failed")
 
 
@@ -39,9 +39,14 @@ def test_installed_registry_is_read_from_specs() -> None:
         EnvSpec(id="a/Old-v0", entry_point=KnownEnv, api="done"),
         EnvSpec(id="a/Vector-v0", vector_entry_point="acme.vector:Corridors"),
     ]
-    known, error = load_installed(lambda: specs)
-    assert error is None
-    assert known == {
+    wrappers = {
+        "acme/Scale": WrapperSpec(name="acme/Scale", entry_point="acme.wrappers:Scale"),
+        "acme/Lambda": WrapperSpec(name="acme/Lambda"),
+    }
+    installed = load_installed(lambda: (specs, wrappers))
+    assert installed.error is None
+    assert installed.wrappers == {"acme/Scale": "acme.wrappers:Scale"}
+    assert installed.envs == {
         "a/Corridor-v0": KnownEnv(
             id="a/Corridor-v0",
             entry_point="acme.envs:Corridor",

@@ -2,10 +2,11 @@
 
 `make("CartPole-v1")` names its class only through the registry, so mypy would never load the
 class's module on its own. For each checked file that imports protogym, the plugin looks for
-string literals that are installed ids or ``"module:attribute"`` entry points and adds their
-modules as dependencies, which also makes mypy re-check the file when an env's types change.
-Only modules that mypy can find with types are added, so a missing module is reported once,
-by the plugin's own check of the `register` call, rather than as an import error.
+string literals that are installed ids, registered wrapper names or ``"module:attribute"``
+entry points and adds their modules as dependencies, which also makes mypy re-check the file
+when an env's types change. Only modules that mypy can find with types are added, so a
+missing module is reported once, by the plugin's own check of the `register` call, rather
+than as an import error.
 """
 
 from __future__ import annotations
@@ -123,11 +124,14 @@ def env_module_dependencies(
     for match in _LITERAL_RE.finditer(text):
         literal = match.group(2)
         known = installed.envs.get(literal)
+        wrapper = installed.wrappers.get(literal)
         if known is not None:
             modules = [
                 split_entry_point(known.entry_point)[0],
                 split_entry_point(known.vector_entry_point)[0],
             ]
+        elif wrapper is not None:
+            modules = [split_entry_point(wrapper)[0]]
         else:
             entry = ENTRY_POINT_RE.match(literal)
             modules = [entry.group("module") if entry is not None else None]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy.expandtype import expand_type
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import (
     format_type,
@@ -28,9 +29,11 @@ from mypy.types import (
     TupleType,
     Type,
     TypeOfAny,
+    TypeVarId,
+    TypeVarType,
     get_proper_type,
 )
-from mypy.typevars import fill_typevars_with_any
+from mypy.typevars import fill_typevars, fill_typevars_with_any
 
 ENV_MEMBERS = (
     "action_space",
@@ -105,6 +108,34 @@ def instance_of(node: SymbolNode) -> Instance | None:
         if isinstance(ret, Instance):
             return ret
     return None
+
+
+def wrapped_types(wrapper: TypeInfo, wrapper_info: TypeInfo, inner: EnvTypes) -> EnvTypes:
+    """The types of `wrapper` applied to an env of types `inner`.
+
+    The wrapper class's `Wrapper[WObs, WAct, Obs, Act]` base says how: its `Obs` and `Act`
+    type variables are bound to the inner env's types, and `WObs`/`WAct` follow
+    (`FlattenObservation` gives `NDArray[Any]` and keeps the action type). A type variable
+    that the inner types do not bind is `Any`.
+    """
+    inst = fill_typevars(wrapper)
+    if not isinstance(inst, Instance) or wrapper_info not in wrapper.mro:
+        unknown = AnyType(TypeOfAny.special_form)
+        return EnvTypes(unknown, unknown)
+    mapped = map_instance_to_supertype(inst, wrapper_info)
+    bindings: dict[TypeVarId, Type] = {}
+    for formal, actual in zip(mapped.args[2:], (inner.obs, inner.act), strict=True):
+        variable = get_proper_type(formal)
+        if isinstance(variable, TypeVarType):
+            bindings[variable.id] = actual
+    for variable in wrapper.defn.type_vars:
+        bindings.setdefault(variable.id, AnyType(TypeOfAny.special_form))
+    return EnvTypes(expand_type(mapped.args[0], bindings), expand_type(mapped.args[1], bindings))
+
+
+def wrapper_info_of(modules: dict[str, MypyFile]) -> TypeInfo | None:
+    """`protogym.Wrapper`, if protogym is in the build."""
+    return _class_in(modules, "protogym.core", "Wrapper")
 
 
 def _signature(inst: Instance, name: str) -> CallableType | None:

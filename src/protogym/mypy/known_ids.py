@@ -15,7 +15,7 @@ import ast
 import hashlib
 import os
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,35 +60,56 @@ def entry_point_text(entry_point: object) -> str | None:
     return f"{module}{_ENTRY_POINT_SEP}{qualname}"
 
 
-def load_installed(
-    load: Callable[[], Iterable[Any]] | None = None,
-) -> tuple[dict[str, KnownEnv], str | None]:
-    """The installed registry as `KnownEnv`s, and the reason it is empty if loading failed.
+# What loading the installed registry yields: env specs, and wrapper specs by name.
+Loaded = tuple[Iterable[Any], Mapping[str, Any]]
 
-    `load` returns the registry's specs; by default those of the installed plugins. A
-    broken registry must not crash mypy: the plugin then knows only the ids registered in
-    the checked program, and says why once.
+
+@dataclass(frozen=True)
+class Installed:
+    """The installed registry as the plugin needs it."""
+
+    envs: dict[str, KnownEnv]
+    wrappers: dict[str, str]
+    """Registered wrapper name -> ``"module:Class"`` (wrappers registered as callables are
+    left out: there is no class to read types from)."""
+    error: str | None = None
+    """Why loading failed, if it did."""
+
+
+def load_installed(load: Callable[[], Loaded] | None = None) -> Installed:
+    """The installed registry's envs and wrappers, or why it could not be loaded.
+
+    `load` returns the registry's env specs and wrapper specs; by default those of the
+    installed plugins. A broken registry must not crash mypy: the plugin then knows only the
+    ids registered in the checked program, and says why once.
     """
     try:
         with warnings.catch_warnings():
             # A plugin that fails to load is reported by `protogym list` and by `make`; the
             # type checker stays quiet about it and treats its ids as unknown.
             warnings.simplefilter("ignore")
-            specs = list(load() if load is not None else _registry_specs())
+            specs, wrapper_specs = load() if load is not None else _registry_specs()
+            specs = list(specs)
     except Exception as exc:
-        return {}, f"{type(exc).__name__}: {exc}"
-    known: dict[str, KnownEnv] = {}
-    for spec in specs:
-        known[spec.id] = KnownEnv(
+        return Installed({}, {}, f"{type(exc).__name__}: {exc}")
+    envs = {
+        spec.id: KnownEnv(
             id=spec.id,
             entry_point=entry_point_text(spec.entry_point),
             api=str(spec.api),
             vector_entry_point=entry_point_text(spec.vector_entry_point),
         )
-    return known, None
+        for spec in specs
+    }
+    wrappers = {
+        name: spec.entry_point
+        for name, spec in wrapper_specs.items()
+        if isinstance(spec.entry_point, str)
+    }
+    return Installed(envs, wrappers)
 
 
-def _registry_specs() -> Iterable[Any]:
+def _registry_specs() -> Loaded:
     """What `protogym.registry` holds in a fresh process: every installed plugin's ids.
 
     A new `Registry` runs the same discovery, but leaves out whatever the process running
@@ -98,7 +119,8 @@ def _registry_specs() -> Iterable[Any]:
     from protogym.registration.plugins import discover_plugins
     from protogym.registration.registry import Registry
 
-    return list(Registry(discover=discover_plugins).values())
+    registry = Registry(discover=discover_plugins)
+    return list(registry.values()), dict(registry.wrappers)
 
 
 class InstalledRegistry:
@@ -108,16 +130,26 @@ class InstalledRegistry:
     the registry and the plugins.
     """
 
-    def __init__(self, load: Callable[[], Iterable[Any]] | None = None) -> None:
+    def __init__(self, load: Callable[[], Loaded] | None = None) -> None:
         self._load = load
-        self._envs: dict[str, KnownEnv] | None = None
-        self.error: str | None = None
+        self._loaded: Installed | None = None
+
+    def _get(self) -> Installed:
+        if self._loaded is None:
+            self._loaded = load_installed(self._load)
+        return self._loaded
 
     @property
     def envs(self) -> dict[str, KnownEnv]:
-        if self._envs is None:
-            self._envs, self.error = load_installed(self._load)
-        return self._envs
+        return self._get().envs
+
+    @property
+    def wrappers(self) -> dict[str, str]:
+        return self._get().wrappers
+
+    @property
+    def error(self) -> str | None:
+        return self._get().error
 
 
 def installation_digest() -> str:

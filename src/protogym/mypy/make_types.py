@@ -4,7 +4,8 @@ Without the plugin, `make` returns `Wrapper[Any, Any, Any, Any]` (or `LegacyEnv[
 for ``return_two_dones=False``). With it, the `Any`s become the registered class's ObsType
 and ActType: the wrappers that `make` applies (checker, order enforcing, time limit,
 rendering, step compatibility) keep both types, so the outermost one has the class's.
-Named `wrappers=[...]` may change them, so a call that passes some keeps the `Any`s.
+Named `wrappers=[...]` change them as their classes' `Wrapper[...]` bases say; a call whose
+wrappers are not all literal names of registered wrapper classes keeps the `Any`s.
 """
 
 from __future__ import annotations
@@ -13,7 +14,17 @@ import difflib
 from collections.abc import Callable
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import Expression, MypyFile, RefExpr, StrExpr, Var
+from mypy.nodes import (
+    Expression,
+    ListExpr,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    StrExpr,
+    TupleExpr,
+    TypeInfo,
+    Var,
+)
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext
 from mypy.types import (
     AnyType,
@@ -34,6 +45,8 @@ from protogym.mypy.env_types import (
     instance_of,
     lookup_attribute,
     vector_env_info_of,
+    wrapped_types,
+    wrapper_info_of,
 )
 from protogym.mypy.known_ids import (
     InstalledRegistry,
@@ -76,6 +89,28 @@ def formal_index(ctx: FunctionContext | MethodContext, name: str) -> int | None:
         return ctx.callee_arg_names.index(name)
     except ValueError:
         return None
+
+
+def wrapper_names(ctx: FunctionContext) -> list[str] | None:
+    """The names in a literal ``wrappers=[...]``: `[]` if none, None if not all literal."""
+    index = formal_index(ctx, "wrappers")
+    if index is None or not ctx.args[index]:
+        return []
+    if len(ctx.args[index]) != 1:
+        return None
+    expr = ctx.args[index][0]
+    if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
+        return []
+    if not isinstance(expr, ListExpr | TupleExpr):
+        return None
+    names = []
+    for item in expr.items:
+        # "Name" or ("Name", {kwargs})
+        name = _literal_expr(item.items[0] if isinstance(item, TupleExpr) and item.items else item)
+        if name is None:
+            return None
+        names.append(name)
+    return names
 
 
 def passes_value(ctx: FunctionContext | MethodContext, name: str) -> bool:
@@ -199,21 +234,41 @@ class MakeTyper:
                 ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
         return ctx.default_signature
 
+    def through_wrappers(
+        self, names: list[str], types: EnvTypes
+    ) -> tuple[EnvTypes, EnvTypes] | None:
+        """The types after the named wrappers, and those the outermost one wraps.
+
+        None if a name is not a registered wrapper class in the build.
+        """
+        modules = self._modules()
+        wrapper_info = wrapper_info_of(modules)
+        inner = types
+        for name in names:
+            module, attribute = split_entry_point(self._installed.wrappers.get(name))
+            node = lookup_attribute(modules, module, attribute) if module and attribute else None
+            if not isinstance(node, TypeInfo) or wrapper_info is None:
+                return None
+            inner, types = types, wrapped_types(node, wrapper_info, types)
+        return types, inner
+
     def make(self, ctx: FunctionContext) -> Type:
         env_id = literal_str(ctx, 0)
         env = self.known(env_id) if env_id is not None else None
-        if env is None or passes_value(ctx, "wrappers"):
+        names = wrapper_names(ctx)
+        types = self.types_of(env) if env is not None else None
+        wrapped = self.through_wrappers(names, types) if types and names is not None else None
+        if wrapped is None:
             return ctx.default_return_type
-        types = self.types_of(env)
-        if types is None:
-            return ctx.default_return_type
-        return refine(ctx.default_return_type, types)
+        outer, inner = wrapped
+        return refine(ctx.default_return_type, outer, inner)
 
     def make_vec(self, ctx: FunctionContext) -> Type:
         """Sync/async: the single env's types, batched; native: the vector class's types."""
         env_id = literal_str(ctx, 0)
         env = self.known(env_id) if env_id is not None else None
-        if env is None or passes_value(ctx, "wrappers"):
+        names = wrapper_names(ctx)
+        if env is None or names is None:
             return ctx.default_return_type
         mode: str | None
         if passes_value(ctx, "vectorization_mode"):
@@ -221,40 +276,39 @@ class MakeTyper:
             mode = literal_str(ctx, mode_index) if mode_index is not None else None
         else:
             mode = "vector_entry_point" if env.vector_entry_point else "sync"
-        types: EnvTypes | None
-        if mode == "vector_entry_point":
+        types: EnvTypes | None = None
+        if mode == "vector_entry_point" and not names:
             types = self.vector_types(env)
         elif mode in ("sync", "async"):
             single = self.types_of(env)
-            batcher = Batcher(ctx.api, self._lookup)
-            types = (
-                None
-                if single is None
-                else EnvTypes(batcher.batched(single.obs), batcher.batched(single.act))
-            )
-        else:
-            types = None
+            wrapped = self.through_wrappers(names, single) if single is not None else None
+            if wrapped is not None:
+                batcher = Batcher(ctx.api, self._lookup)
+                types = EnvTypes(batcher.batched(wrapped[0].obs), batcher.batched(wrapped[0].act))
         if types is None:
             return ctx.default_return_type
         return refine(ctx.default_return_type, types)
 
 
 
-def refine(typ: Type, types: EnvTypes) -> Type:
+def refine(typ: Type, types: EnvTypes, inner: EnvTypes | None = None) -> Type:
     """Fill the `Any` type arguments of `make`'s return type with the env's types.
 
-    `Wrapper[WObs, WAct, Obs, Act]` becomes `Wrapper[O, A, O, A]`; a two-parameter env type
-    (`Env`, `LegacyEnv`) becomes `[O, A]`, and `VectorEnv[Obs, Act, Mode]` becomes
-    `[O, A, Mode]`. Arguments that are not `Any` are left alone.
+    `Wrapper[WObs, WAct, Obs, Act]` becomes `Wrapper[O, A, I, J]` (`I`, `J`: the types that
+    the outermost wrapper wraps, `O`, `A` unless named wrappers changed them); a
+    two-parameter env type (`Env`, `LegacyEnv`) becomes `[O, A]`, and
+    `VectorEnv[Obs, Act, Mode]` becomes `[O, A, Mode]`. Arguments that are not `Any` are left
+    alone.
     """
     proper = get_proper_type(typ)
     if isinstance(proper, UnionType):
-        return UnionType([refine(item, types) for item in proper.items], proper.line)
+        return UnionType([refine(item, types, inner) for item in proper.items], proper.line)
     if not isinstance(proper, Instance):
         return typ
+    inner = inner or types
     wanted: list[Type | None]
     if len(proper.args) == 4:
-        wanted = [types.obs, types.act, types.obs, types.act]
+        wanted = [types.obs, types.act, inner.obs, inner.act]
     elif len(proper.args) == 2:
         wanted = [types.obs, types.act]
     elif len(proper.args) == 3:
