@@ -2,7 +2,8 @@
 
 - explicit `Env` subclasses get their inherited defaults (`env_defaults`);
 - `make("<id>")` and `make_vec("<id>", ...)` get the registered env's ObsType and ActType,
-  and an unknown literal id is an error with suggestions (`make_types`);
+  and an unknown literal id (there and in `spec("<id>")`) is an error with suggestions
+  (`make_types`);
 - `register(...)` and a plugin's `registry.register(...)` have their entry point checked
   (`register_check`).
 """
@@ -86,7 +87,7 @@ class ProtogymPlugin(Plugin):
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        if _registration_name(fullname) in ("make", "make_vec"):
+        if _registration_name(fullname) in ("make", "make_vec", "spec"):
             return self._make.check_id
         return None
 
