@@ -39,6 +39,7 @@ UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 """The unsigned dtype of each int size: viewed as unsigned, negative actions become huge, so
 one `max` checks both ends of the valid range."""
 
+_ONE = np.ones((), dtype=np.intp)  # a ready 0-d operand: ufuncs convert Python ints anew
 _NEXT_STEP = AutoresetMode.NEXT_STEP
 _SAME_STEP = AutoresetMode.SAME_STEP
 
@@ -267,7 +268,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             for row in rows[used_up].tolist():
                 generators[row].random(out=uniforms[row])
             at[used_up] = 0
-        cursor[rows] = at + 1
+        cursor[rows] = np.add(at, _ONE)
         return self._uniforms[rows, at]
 
     def _check_open(self) -> None:

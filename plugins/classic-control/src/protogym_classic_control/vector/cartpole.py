@@ -23,6 +23,23 @@ from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, In
 
 __all__ = ["CartPoleVectorEnv"]
 
+_DEFAULT_LOW = np.array(-0.05)
+_DEFAULT_SPAN = np.array(0.05 - -0.05)  # what numpy's uniform(-0.05, 0.05) scales by
+
+
+@dataclass(frozen=True, slots=True)
+class _Constants:
+    """0-d views of the physical constants, in `_constants`'s order."""
+
+    two_force_mag: NDArray[np.float64]
+    force_mag: NDArray[np.float64]
+    total_mass: NDArray[np.float64]
+    polemass_length: NDArray[np.float64]
+    four_thirds: NDArray[np.float64]
+    length: NDArray[np.float64]
+    gravity: NDArray[np.float64]
+    tau: NDArray[np.float64]
+
 
 @dataclass(frozen=True, slots=True)
 class _Views:
@@ -105,11 +122,21 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._flags = np.empty((2, num_envs), dtype=np.bool_)
         self._thresholds = np.empty((2, 1), dtype=np.float64)
         self._views = self._make_views()
+        self._ones = np.ones(num_envs, dtype=np.float64)
+        self._constant_values: tuple[float, ...] = ()
+        self._constant_buffer = np.empty(8, dtype=np.float64)
+        self._constant_views = _Constants(
+            *(self._constant_buffer[index, ...] for index in range(8))
+        )
 
     def _reset_rows(self, rows: IntArray, uniforms: NDArray[np.float64],
                     options: dict[str, Any] | None) -> None:
-        low, high = parse_reset_bounds("CartPoleVectorEnv", options, -0.05, 0.05)
-        self.state[:, rows] = (low + (high - low) * uniforms).T
+        if options is None:  # the autoreset path: bounds as ready-made 0-d arrays
+            values = _DEFAULT_LOW + _DEFAULT_SPAN * uniforms
+        else:
+            low, high = parse_reset_bounds("CartPoleVectorEnv", options, -0.05, 0.05)
+            values = low + (high - low) * uniforms
+        self.state[:, rows] = values.T
         if self._autoreset_mode is AutoresetMode.DISABLED:
             self._beyond[rows] = False
 
@@ -126,10 +153,9 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         if np.maximum.reduce(action) > 1:
             raise ValueError(f"CartPoleVectorEnv.step() got actions outside {{0, 1}}: {actions!r}")
         terminated = self._advance(action, self._views)
-        if self.sutton_barto_reward:
-            rewards = np.where(terminated, -1.0, 0.0)
-        else:
-            rewards = np.ones(num_envs, dtype=np.float64)
+        rewards = (
+            np.where(terminated, -1.0, 0.0) if self.sutton_barto_reward else self._ones.copy()
+        )
         if self._autoreset_mode is AutoresetMode.DISABLED:
             # Only without autoreset can a sub-env step on after termination; the single
             # env then pays 0 (not 1) for every further terminated step.
@@ -138,6 +164,28 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
                 rewards[terminated & beyond] = 0.0
             np.logical_or(beyond, terminated, beyond)
         return rewards, terminated
+
+    def _constants(self) -> _Constants:
+        """The physical constants as 0-d arrays, refreshed when an attribute changed.
+
+        A ufunc converts a Python float operand anew on every call (about 0.2 us); 0-d
+        float64 arrays hold the same values, so results are unchanged.
+        """
+        values = (
+            self.force_mag, self.total_mass, self.polemass_length, self.masspole,
+            self.length, self.gravity, self.tau, self.x_threshold,
+            self.theta_threshold_radians,
+        )
+        if values != self._constant_values:
+            self._constant_values = values
+            force_mag, total_mass, polemass_length, masspole, length, gravity, tau = values[:7]
+            self._constant_buffer[:] = (
+                2.0 * force_mag, force_mag, total_mass, polemass_length, 4.0 / 3.0, length,
+                gravity, tau,
+            )
+            self._pair_scales[:, 0] = (polemass_length, masspole)
+            self._thresholds[:, 0] = values[7:]
+        return self._constant_views
 
     def _make_views(self) -> _Views:
         """The views `_advance` works in, made once (a view costs as much as a small op)."""
@@ -180,13 +228,12 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         positional `out` arguments, locals and views made once keep the overhead low.
         """
         multiply, divide, subtract = np.multiply, np.divide, np.subtract
+        k = self._constants()
         force = v.force
-        force_mag = self.force_mag
-        multiply(action, 2.0 * force_mag, force)  # 0 -> -force_mag, 1 -> +force_mag exactly
-        subtract(force, force_mag, force)
+        multiply(action, k.two_force_mag, force)  # 0 -> -force_mag, 1 -> +force_mag exactly
+        subtract(force, k.force_mag, force)
 
-        total_mass = self.total_mass
-        polemass_length = self.polemass_length
+        total_mass = k.total_mass
         cos, sin, t1, t2 = v.cos, v.sin, v.t1, v.t2
         np.cos(v.theta, cos)
         np.sin(v.theta, sin)
@@ -194,29 +241,26 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         #   temp        = (force + polemass_length * theta_dot**2 * sin) / total_mass
         #   denominator = length * (4/3 - masspole * cos**2 / total_mass)
         pair, temp, denominator = v.pair, v.temp, v.denominator
-        scales = self._pair_scales
-        scales[0, 0] = polemass_length
-        scales[1, 0] = self.masspole
         multiply(v.theta_dot_cos, v.theta_dot_cos, pair)
-        multiply(scales, pair, pair)
+        multiply(self._pair_scales, pair, pair)
         multiply(temp, sin, temp)
         np.add(force, temp, temp)
         divide(pair, total_mass, pair)
-        subtract(4.0 / 3.0, denominator, denominator)
-        multiply(self.length, denominator, denominator)
+        subtract(k.four_thirds, denominator, denominator)
+        multiply(k.length, denominator, denominator)
         # thetaacc = (gravity * sin - cos * temp) / denominator
-        multiply(self.gravity, sin, t2)
+        multiply(k.gravity, sin, t2)
         multiply(cos, temp, sin)
         subtract(t2, sin, t2)
         thetaacc = v.thetaacc
         divide(t2, denominator, thetaacc)
         # xacc = temp - polemass_length * thetaacc * cos / total_mass
-        multiply(polemass_length, thetaacc, t1)
+        multiply(k.polemass_length, thetaacc, t1)
         multiply(t1, cos, t1)
         divide(t1, total_mass, t1)
         subtract(temp, t1, v.xacc)
 
-        tau = self.tau
+        tau = k.tau
         state, deriv = v.state, v.deriv
         if self.kinematics_integrator == "euler":
             v.deriv_positions[...] = v.velocities
@@ -231,11 +275,8 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             np.add(v.positions, positions, v.positions)
 
         # |x| > x_threshold is x < -x_threshold or x > x_threshold, NaN included.
-        thresholds = self._thresholds
-        thresholds[0, 0] = self.x_threshold
-        thresholds[1, 0] = self.theta_threshold_radians
         np.abs(v.positions, v.magnitudes)
-        np.greater(v.magnitudes, thresholds, v.flags)
+        np.greater(v.magnitudes, self._thresholds, v.flags)
         terminated: NDArray[np.bool_] = np.logical_or(v.flag_x, v.flag_theta)
         return terminated
 
