@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from protogym.core import Env
 from protogym.error import RegistrationError
+from protogym.registration.env_spec import EnvSpec
 from protogym.registration.global_registry import registry
 from protogym.registration.make import load_entry_point, make, wrap
-from protogym.registration.env_spec import EnvSpec
 
 if TYPE_CHECKING:
     from protogym.vector.vector_env import VectorEnv

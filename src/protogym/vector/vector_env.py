@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from protogym.spaces.space import Space
 
 __all__ = [
-    "ArrayType",
     "AutoresetMode",
     "Disabled",
     "NextStep",
@@ -63,7 +62,6 @@ ObsT_co = TypeVar("ObsT_co", covariant=True, default=Any)
 ActT = TypeVar("ActT", default=Any)
 ModeT_co = TypeVar("ModeT_co", bound=AutoresetMode, covariant=True, default=AutoresetMode)
 
-ArrayType = NDArray[Any]
 VectorStepResult = tuple[
     ObsT_co, NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]
 ]
