@@ -51,19 +51,43 @@ def add_info(infos: dict[str, Any], info: Mapping[str, Any], index: int, num_env
     recursively.
     """
     for key, value in info.items():
-        if isinstance(value, Mapping):
-            nested = infos.get(key)
-            if not isinstance(nested, dict):
-                nested = infos[key] = {}
-                infos[f"_{key}"] = np.zeros(num_envs, dtype=np.bool_)
-            add_info(nested, value, index, num_envs)
+        batched = infos.get(key)
+        if batched is None:
+            batched = infos[key] = {} if isinstance(value, Mapping) else _new_array(
+                value, num_envs
+            )
+            infos[f"_{key}"] = np.zeros(num_envs, dtype=np.bool_)
+        if isinstance(batched, dict) and isinstance(value, Mapping):
+            add_info(batched, value, index, num_envs)
+        elif isinstance(batched, dict) or isinstance(value, Mapping):
+            # Sub-envs disagree on whether `key` is a dict: keep each one's value whole.
+            objects = _as_objects(infos, key, num_envs)
+            objects[index] = dict(value) if isinstance(value, Mapping) else value
         else:
-            array = infos.get(key)
-            if array is None:
-                array = infos[key] = _new_array(value, num_envs)
-                infos[f"_{key}"] = np.zeros(num_envs, dtype=np.bool_)
-            _store(infos, key, array, index, value)
+            _store(infos, key, batched, index, value)
         infos[f"_{key}"][index] = True
+
+
+def _as_objects(infos: dict[str, Any], key: str, num_envs: int) -> np.ndarray[Any, Any]:
+    """`infos[key]` as an object array of each sub-env's own value (None where absent)."""
+    batched = infos[key]
+    if isinstance(batched, np.ndarray) and batched.dtype == object:
+        return batched
+    mask = infos[f"_{key}"]
+    objects = np.full(num_envs, None, dtype=object)
+    for row in np.flatnonzero(mask).tolist():
+        objects[row] = _row(batched, row) if isinstance(batched, dict) else batched[row]
+    infos[key] = objects
+    return objects
+
+
+def _row(batched: dict[str, Any], index: int) -> dict[str, Any]:
+    """Sub-env `index`'s own nested info, read back from a batched dict."""
+    return {
+        key: _row(value, index) if isinstance(value, dict) else value[index]
+        for key, value in batched.items()
+        if not key.startswith("_") and batched[f"_{key}"][index]
+    }
 
 
 def add_final(
