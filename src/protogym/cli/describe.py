@@ -15,8 +15,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def describe(args: argparse.Namespace) -> int:
-    import protogym
     from rich.table import Table
+
+    import protogym
 
     spec = protogym.spec(args.env_id)
     env = protogym.make(spec, disable_env_checker=True)

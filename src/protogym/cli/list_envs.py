@@ -15,8 +15,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def list_envs(args: argparse.Namespace) -> int:
-    import protogym
     from rich.table import Table
+
+    import protogym
 
     table = Table("id", "plugin", "max steps", "reward threshold", "entry point")
     shown = 0

@@ -29,9 +29,10 @@ def _positive_int(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import protogym
     from rich.progress import Progress
     from rich.table import Table
+
+    import protogym
 
     out = console()
     env = protogym.make(args.env_id, max_episode_steps=args.max_episode_steps)
