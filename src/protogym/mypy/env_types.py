@@ -26,6 +26,7 @@ from mypy.types import (
     CallableType,
     Instance,
     Overloaded,
+    ProperType,
     TupleType,
     Type,
     TypeOfAny,
@@ -306,7 +307,7 @@ def _step_problems(name: str, step: CallableType, api: str, options: Options) ->
         return [f"{name}.step takes no action argument; define step(self, action)"]
     items = _tuple_items(step.ret_type)
     ret = get_proper_type(step.ret_type)
-    if isinstance(ret, AnyType):
+    if _uncountable(ret):
         return []
     if api == LEGACY_API:
         if items is not None and len(items) == 5:
@@ -329,6 +330,13 @@ def _step_problems(name: str, step: CallableType, api: str, options: Options) ->
     return []
 
 
+def _uncountable(ret: ProperType) -> bool:
+    """`Any` or `tuple[X, ...]`: an annotation that does not say how many values come back."""
+    return isinstance(ret, AnyType) or (
+        isinstance(ret, Instance) and ret.type.fullname == "builtins.tuple"
+    )
+
+
 def _reset_problems(name: str, reset: CallableType, api: str, options: Options) -> list[str]:
     problems = []
     accepted = set(reset.arg_names) if reset.is_kw_arg is False else None
@@ -341,7 +349,7 @@ def _reset_problems(name: str, reset: CallableType, api: str, options: Options) 
             )
     ret = get_proper_type(reset.ret_type)
     items = _tuple_items(ret)
-    if isinstance(ret, AnyType) or (items is not None and len(items) == 2):
+    if _uncountable(ret) or (items is not None and len(items) == 2):
         return problems
     if api == LEGACY_API:
         return problems
