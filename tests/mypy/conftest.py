@@ -6,7 +6,9 @@ protogym are analysed only once.
 
 from __future__ import annotations
 
+import gc
 import re
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -19,6 +21,23 @@ Report = tuple[int, str, str]
 """`(line, "E" or "N", message)`."""
 
 RunMypy = Callable[[Path, Iterable[Path]], dict[str, list[Report]]]
+
+
+def _run_in_process(args: list[str]) -> tuple[str, str]:
+    """`mypy.api.run`, undoing what mypy changes in the process for the tests after it.
+
+    mypy raises the garbage collector's thresholds and the recursion limit for its own run
+    and leaves them so; the other tests in this process should not run under them.
+    """
+    thresholds, limit, collecting = gc.get_threshold(), sys.getrecursionlimit(), gc.isenabled()
+    try:
+        stdout, stderr, _ = api.run(args)
+    finally:
+        gc.set_threshold(*thresholds)
+        sys.setrecursionlimit(limit)
+        if collecting:
+            gc.enable()
+    return stdout, stderr
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +62,7 @@ def run_mypy(mypy_cache: Path) -> RunMypy:
             "plugins = protogym.mypy\n"
             f"mypy_path = {folder}\n"
         )
-        stdout, stderr, _ = api.run(
+        stdout, stderr = _run_in_process(
             [
                 "--config-file", str(config),
                 "--cache-dir", str(mypy_cache),
