@@ -141,12 +141,17 @@ def test_cartpole_options_and_rewards_variants_match_the_single_env() -> None:
     semi = CartPoleVectorEnv(2)
     semi.kinematics_integrator = "semi-implicit euler"
     single = protogym.make("CartPole-v1")
-    single.unwrapped.kinematics_integrator = "semi-implicit euler"  # type: ignore[attr-defined]
+    inner: Any = single.unwrapped
+    inner.kinematics_integrator = "semi-implicit euler"
     obs, _ = semi.reset(seed=9)
     np.testing.assert_array_equal(obs[0], single.reset(seed=9)[0])
-    for _ in range(5):
-        obs, *_ = semi.step(np.array([1, 0]))
-        np.testing.assert_array_equal(obs[0], single.step(1)[0])
+    for step in range(10):
+        if step == 5:  # physical constants changed mid-run take effect at once
+            semi.gravity = inner.gravity = 3.5
+            semi.force_mag = inner.force_mag = 4.0
+        obs, _, terminated, _, _ = semi.step(np.array([step % 2, 0]))
+        assert not terminated[0]
+        np.testing.assert_array_equal(obs[0], single.step(step % 2)[0])
 
 
 def test_pendulum_float64_torques_and_acrobot_noise_match() -> None:

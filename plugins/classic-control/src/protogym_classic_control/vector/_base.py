@@ -196,7 +196,12 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
                 started_at[rows] = tick  # set first, so the time limit sees a new episode
                 rewards[rows] = 0.0
                 terminated[rows] = False
-            truncated = self._truncations(tick)
+            limit = self.max_episode_steps
+            truncated = (
+                np.less_equal(started_at, tick - limit)
+                if limit is not None
+                else np.zeros(self.num_envs, dtype=np.bool_)
+            )
             np.logical_or(terminated, truncated, pending)
             return self._observe(None), rewards, terminated, truncated, infos
         truncated = self._truncations(tick)

@@ -23,6 +23,10 @@ from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, In
 
 __all__ = ["CartPoleVectorEnv"]
 
+_CONSTANT_NAMES = (
+    "force_mag", "total_mass", "polemass_length", "masspole", "length", "gravity", "tau",
+    "x_threshold", "theta_threshold_radians",
+)
 _DEFAULT_LOW = np.array(-0.05)
 _DEFAULT_SPAN = np.array(0.05 - -0.05)  # what numpy's uniform(-0.05, 0.05) scales by
 
@@ -125,7 +129,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._thresholds = np.empty((2, 1), dtype=np.float64)
         self._views = self._make_views()
         self._ones = np.ones(num_envs, dtype=np.float64)
-        self._constant_values: tuple[float, ...] = ()
+        self._constants_stale = True
         self._constant_buffer = np.empty(8, dtype=np.float64)
         self._constant_views = _Constants(
             *(self._constant_buffer[index, ...] for index in range(8))
@@ -167,19 +171,22 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             np.logical_or(beyond, terminated, beyond)
         return rewards, terminated
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Setting a physical constant (env.gravity = 5.0) marks the 0-d copies stale, so
+        # each step checks one flag instead of comparing nine attributes.
+        object.__setattr__(self, name, value)
+        if name in _CONSTANT_NAMES:
+            object.__setattr__(self, "_constants_stale", True)
+
     def _constants(self) -> _Constants:
         """The physical constants as 0-d arrays, refreshed when an attribute changed.
 
         A ufunc converts a Python float operand anew on every call (about 0.2 us); 0-d
         float64 arrays hold the same values, so results are unchanged.
         """
-        values = (
-            self.force_mag, self.total_mass, self.polemass_length, self.masspole,
-            self.length, self.gravity, self.tau, self.x_threshold,
-            self.theta_threshold_radians,
-        )
-        if values != self._constant_values:
-            self._constant_values = values
+        if self._constants_stale:
+            self._constants_stale = False
+            values = tuple(getattr(self, name) for name in _CONSTANT_NAMES)
             force_mag, total_mass, polemass_length, masspole, length, gravity, tau = values[:7]
             self._constant_buffer[:] = (
                 2.0 * force_mag, force_mag, total_mass, polemass_length, 4.0 / 3.0, length,
