@@ -5,6 +5,9 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/install.sh" test
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+# The pyright wheel fetches its npm package on first use: fetch it now, during set-up, so
+# that no test needs the network.
+.venv/bin/pyright --version
 echo "== ruff"
 .venv/bin/ruff check src plugins tests benchmarks
 echo "== mypy --strict"

@@ -9,12 +9,21 @@ from collections.abc import Sequence
 
 # Each module defines `add_parser(subparsers)`, which registers its sub-command and sets
 # `func` on the parsed namespace to the callable that runs it and returns an exit code.
-COMMAND_MODULES: tuple[str, ...] = ("list_envs", "describe", "run", "check", "record", "play")
+COMMAND_MODULES: tuple[str, ...] = (
+    "list_envs",
+    "describe",
+    "run",
+    "check",
+    "play",
+    "record",
+    "stubs",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="protogym", description="List, describe, run, check, play and record environments."
+        prog="protogym",
+        description="List, describe, run, check, play and record environments; write stubs.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
