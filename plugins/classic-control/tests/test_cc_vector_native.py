@@ -235,3 +235,19 @@ def test_seeding_matches_sync_for_lists_none_and_repeated_resets() -> None:
     first, _ = unseeded.reset()
     assert len(set(unseeded.np_random_seeds)) == 3  # fresh entropy per sub-env
     assert first.shape == (3, 4)
+
+
+@pytest.mark.parametrize("blocks", [1, 2, 5])
+def test_drawing_ahead_in_any_block_size_keeps_each_stream(blocks: int) -> None:
+    class Buffered(CartPoleVectorEnv[Any]):
+        buffered_resets = blocks
+
+    native = Buffered(3, max_episode_steps=4)  # many resets: every block is used up often
+    reference = SyncVectorEnv(
+        [lambda: protogym.make("CartPole-v1", max_episode_steps=4)] * 3
+    )
+    assert run_pair(native, reference, discrete(2), 40, seed=17) >= 30
+    obs_a, _ = native.reset(seed=[1, None, 3])  # reseeding drops the old stream's draws
+    obs_b, _ = reference.reset(seed=[1, None, 3])
+    np.testing.assert_array_equal(obs_a, obs_b)
+    assert run_pair(native, reference, discrete(2), 12, seed=None) >= 6

@@ -96,9 +96,13 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         }
         self._generators: list[np.random.Generator] = []
         self._seeds: list[int] = []
-        blocks = self.buffered_resets
-        self._uniforms = np.empty((num_envs, blocks, self.draws_per_reset), dtype=np.float64)
-        self._cursor = np.full(num_envs, blocks, dtype=np.intp)
+        # Each sub-env owns `buffered_resets` rows of draws and one sentinel row of -1 (a
+        # standard uniform never is), so running out shows in the draws themselves;
+        # `_next[i]` is the flat index of sub-env i's next unused row.
+        stride = self.buffered_resets + 1
+        self._uniforms = np.full((num_envs * stride, self.draws_per_reset), -1.0)
+        self._sentinel = np.arange(num_envs, dtype=np.intp) * stride + self.buffered_resets
+        self._next = self._sentinel.copy()
         # Episode lengths as ticks: sub-env i's episode began at vector step _started_at[i].
         self._tick = 0
         self._started_at = np.zeros(num_envs, dtype=np.int64)
@@ -168,11 +172,10 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         if first_reset:  # every row is reset (checked above): each gets a generator below
             self._generators = [None] * self.num_envs  # type: ignore[list-item]
             self._seeds = [0] * self.num_envs
-        blocks = self.buffered_resets
         for row in rows.tolist():
             if seeds[row] is not None or first_reset:
                 self._generators[row], self._seeds[row] = np_random(seeds[row])
-                self._cursor[row] = blocks
+                self._next[row] = self._sentinel[row]  # drop draws of the old stream
         self._reset_rows(rows, self._draw(rows), options)
         self._started_at[rows] = self._tick
         self._pending[rows] = False
@@ -263,18 +266,21 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
 
     def _draw(self, rows: IntArray) -> NDArray[np.float64]:
         """The next reset's standard uniforms of each sub-env in `rows`, shape (len, draws)."""
-        cursor = self._cursor
-        at = cursor[rows]
-        blocks = self.buffered_resets
-        if len(at) and np.maximum.reduce(at) >= blocks:
-            uniforms = self._uniforms
+        following = self._next
+        at = following[rows]
+        uniforms = self._uniforms
+        drawn = np.take(uniforms, at, axis=0)
+        if len(at) and np.minimum.reduce(drawn[:, 0]) < 0.0:  # someone hit its sentinel
             generators = self._generators
-            used_up = at >= blocks
-            for row in rows[used_up].tolist():
-                generators[row].random(out=uniforms[row])
-            at[used_up] = 0
-        cursor[rows] = np.add(at, _ONE)
-        return self._uniforms[rows, at]
+            blocks = self.buffered_resets
+            for row in rows[drawn[:, 0] < 0.0].tolist():
+                start = int(self._sentinel[row]) - blocks
+                generators[row].random(out=uniforms[start : start + blocks])
+                following[row] = start
+            at = following[rows]
+            drawn = np.take(uniforms, at, axis=0)
+        following[rows] = np.add(at, _ONE)
+        return drawn
 
     def _check_open(self) -> None:
         if self.closed:
