@@ -64,7 +64,7 @@ def run_pair(
     reference: Any,
     actions: Callable[[np.random.Generator], Any],
     steps: int,
-    seed: int,
+    seed: int | None,
 ) -> int:
     """Step both in lockstep; return how many episode ends were crossed."""
     rng = np.random.default_rng(seed)
