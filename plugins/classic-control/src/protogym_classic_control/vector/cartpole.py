@@ -291,7 +291,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
 
     def _observe(self, rows: IntArray | None) -> NDArray[np.float32]:
         if rows is None:
-            return self.state.T.astype(np.float32)
+            return self.state.astype(np.float32).T  # a contiguous cast, then a free view
         return self.state[:, rows].T.astype(np.float32)
 
     def _single_env(self, render_mode: str) -> Env[Any, Any]:
