@@ -51,7 +51,6 @@ class _Views:
 
     state: NDArray[np.float64]
     theta: NDArray[np.float64]
-    theta_dot: NDArray[np.float64]
     velocities: NDArray[np.float64]
     positions: NDArray[np.float64]
     deriv: NDArray[np.float64]
@@ -207,7 +206,6 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         return _Views(
             state=state,
             theta=state[2],
-            theta_dot=state[3],
             velocities=state[1::2],
             positions=state[0::2],
             deriv=deriv,
