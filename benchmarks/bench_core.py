@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from harness import Row, best_rate, print_rows  # noqa: E402
+from harness import Row, best_rate, print_rows
 
 PLUGINS = 50
 IMPORT_RUNS = 15

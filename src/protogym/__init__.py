@@ -25,7 +25,6 @@ from protogym.spaces.space import Space
 if TYPE_CHECKING:
     from protogym import error, spaces, vector, wrappers
     from protogym.checker import check_env
-    from protogym.registration.make_vec import make_vec
     from protogym.registration import (
         EnvSpec,
         WrapperSpec,
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
         spec,
         wrap,
     )
+    from protogym.registration.make_vec import make_vec
 
 __version__ = "0.1.0"
 

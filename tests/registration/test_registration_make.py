@@ -12,8 +12,8 @@ import pytest
 import protogym
 from protogym.error import DeprecatedEnv, RegistrationError, UnregisteredEnv, UnregisteredWrapper
 from protogym.registration import EnvSpec, Registry, WrapperSpec
-from protogym.registration.plugins import plugin_order, selected_plugins
 from protogym.registration.env_spec import parse_env_id
+from protogym.registration.plugins import plugin_order, selected_plugins
 from tests.core.core_test_envs import SeededCoin, StructuralWalk
 
 WALK = "tests.core.core_test_envs:StructuralWalk"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from protogym.registration.env_spec import EnvSpec, WrapperSpec
 from protogym.registration.global_registry import register, register_wrapper, registry
 from protogym.registration.hookspecs import hookimpl
 from protogym.registration.make import load_entry_point, make, wrap
 from protogym.registration.pprint import pprint_registry
 from protogym.registration.registry import Registry
-from protogym.registration.env_spec import EnvSpec, WrapperSpec
 
 __all__ = [
     "EnvSpec",

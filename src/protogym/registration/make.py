@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
 from protogym.core import Env, Wrapper
 from protogym.error import RegistrationError
-from protogym.registration.global_registry import registry
 from protogym.registration.env_spec import EnvSpec, WrapperSpec
+from protogym.registration.global_registry import registry
 from protogym.wrappers.common import OrderEnforcing, TimeLimit
 
 if TYPE_CHECKING:
