@@ -335,10 +335,10 @@ EnvFns = list[Callable[[], Env[Any, Any]]]
 def _pickle_fns(fns: EnvFns) -> bytes | EnvFns:
     """Env functions as cloudpickle bytes (lambdas and closures survive `spawn`) if we can."""
     try:
-        import cloudpickle  # type: ignore[import-untyped]
+        import cloudpickle
     except ImportError:
         return fns
-    return cloudpickle.dumps(fns)  # type: ignore[no-any-return]
+    return cloudpickle.dumps(fns)
 
 
 class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
