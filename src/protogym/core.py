@@ -56,7 +56,7 @@ _WActT = TypeVar("_WActT")
 StepResult = tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]
 """`(observation, reward, terminated, truncated, info)`, the value of `Env.step`."""
 
-_ENV_MEMBERS = (
+ENV_MEMBERS = (  # what an object must have to be an Env: the protocol's members
     "action_space",
     "observation_space",
     "metadata",
@@ -78,7 +78,7 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
     """
 
     if not TYPE_CHECKING:
-        _required_members_ = _ENV_MEMBERS
+        _required_members_ = ENV_MEMBERS
 
     if TYPE_CHECKING:
         # Read-only for mypy, so that a class assigning them as attributes conforms; absent
@@ -166,6 +166,11 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
         __repr__ = __str__
 
 
+def missing_env_members(obj: object) -> list[str]:
+    """The `Env` members `obj` lacks, in protocol order (empty for an environment)."""
+    return [name for name in ENV_MEMBERS if not hasattr(obj, name)]
+
+
 def _env_label(env: object) -> str:
     """How an inner env reads in a wrapper's repr; structural envs get the `Env` style."""
     if type(env).__repr__ is not object.__repr__:
@@ -204,11 +209,11 @@ class Wrapper(
             return cast("Env[_ObsT_co, _ActT]", getattr(self, "env"))  # noqa: B009
 
     else:
-        _required_members_ = (*_ENV_MEMBERS, "env", "unwrapped", "spec", "np_random")
+        _required_members_ = (*ENV_MEMBERS, "env", "unwrapped", "spec", "np_random")
 
     def __init__(self, env: Env[_ObsT_co, _ActT]) -> None:
         if not isinstance(env, Env):
-            missing = [name for name in _ENV_MEMBERS if not hasattr(env, name)]
+            missing = missing_env_members(env)
             raise TypeError(
                 f"{type(self).__name__} needs an environment, got {type(env).__name__!r}, "
                 f"which lacks {', '.join(missing)}"

@@ -36,16 +36,8 @@ from mypy.types import (
 )
 from mypy.typevars import fill_typevars, fill_typevars_with_any
 
-ENV_MEMBERS = (
-    "action_space",
-    "observation_space",
-    "metadata",
-    "render_mode",
-    "reset",
-    "step",
-    "render",
-    "close",
-)
+from protogym.core import ENV_MEMBERS
+
 # What `make` needs of a class registered with api="done": its adapter supplies the rest
 # (metadata, render_mode, render, close), as old-API envs often lack them.
 LEGACY_MEMBERS = ("action_space", "observation_space", "reset", "step")

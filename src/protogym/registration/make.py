@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
-from protogym.core import Env, Wrapper
+from protogym.core import Env, Wrapper, missing_env_members
 from protogym.error import RegistrationError
 from protogym.registration.env_spec import EnvSpec, WrapperSpec
 from protogym.registration.global_registry import registry
@@ -258,9 +258,7 @@ def _build(spec: EnvSpec, creator: Callable[..., Any], kwargs: dict[str, Any]) -
         _raise_if_bad_keywords(f"environment {spec.id!r}", creator, kwargs, exc)
         raise
     if not isinstance(env, Env):
-        from protogym.core import _ENV_MEMBERS
-
-        missing = [name for name in _ENV_MEMBERS if not hasattr(env, name)]
+        missing = missing_env_members(env)
         raise TypeError(
             f"the entry point of {spec.id!r} returned {type(env).__name__}, which is not an "
             f"environment: it lacks {', '.join(missing)}"
