@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from protogym.checker.report import Findings
-from protogym.core import missing_env_members
+from protogym.core import Env, missing_env_members
 from protogym.spaces.box import Box
 from protogym.spaces.space import Space
 
@@ -76,7 +76,7 @@ def check_env_members(env: object, f: Findings) -> bool:
         f.add("PG100", f"{type(env).__name__} is a vector env; check it with "
                        "protogym.checker.check_vector_env.")
         return False
-    missing = missing_env_members(env)
+    missing = [] if isinstance(env, Env) else missing_env_members(env)
     if missing:
         f.add("PG100", f"{type(env).__name__} lacks {', '.join(missing)}, so it is not an "
                        "environment.")

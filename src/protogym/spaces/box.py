@@ -112,6 +112,9 @@ _KEYED_ARRAY_SIZE = 1024
 
 def _arg_key(value: object) -> object:
     """A hashable stand-in for a bound, or None when the value is not worth keying."""
+    kind = type(value)
+    if kind is float or kind is int:
+        return (kind, value)
     if isinstance(value, np.ndarray):
         if value.size > _KEYED_ARRAY_SIZE or value.dtype.kind not in "biuf":
             return None

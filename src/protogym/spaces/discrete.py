@@ -18,6 +18,8 @@ _INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max
 
 def check_int_arg(owner: str, name: str, value: object) -> int:
     """`value` as a Python int, or a ValueError naming `owner`'s argument `name`."""
+    if type(value) is int:  # the common case, without the isinstance of a union
+        return value
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise ValueError(f"{owner} {name} must be an int, got {name}={value!r}")
     return int(value)
