@@ -263,3 +263,12 @@ def test_wrappers_max_and_skip_matches_gymnasium() -> None:
 def test_wrappers_max_and_skip_rejects_small_skip() -> None:
     with pytest.raises(ValueError, match="skip must be at least 2, got 1"):
         MaxAndSkipObservation(CountingEnv(), skip=1)
+
+
+def test_delay_observation_returns_a_fresh_zero_each_step() -> None:
+    env = DelayObservation(CountingEnv(), delay=2)
+    first, _ = env.reset(seed=0)
+    second = env.step(env.action_space.sample())[0]
+    assert first is not second
+    first[...] = 7
+    assert not np.any(second)

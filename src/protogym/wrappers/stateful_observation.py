@@ -31,7 +31,6 @@ class DelayObservation(ObservationWrapper[ObsType, ActType, ObsType]):
         self.delay = check_positive_int("DelayObservation", "delay", delay, minimum=0)
         super().__init__(env)
         self.observation_queue: deque[ObsType] = deque()
-        self._zero: ObsType = create_zero_array(env.observation_space)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -44,7 +43,10 @@ class DelayObservation(ObservationWrapper[ObsType, ActType, ObsType]):
         queue.append(observation)
         if len(queue) > self.delay:
             return queue.popleft()
-        return self._zero
+        # A new zero observation each time: an agent that keeps observations must not see
+        # them change when a later one is modified.
+        zero: ObsType = create_zero_array(self.env.observation_space)
+        return zero
 
 
 def _find_time_limit(env: Env[Any, Any]) -> int | None:
