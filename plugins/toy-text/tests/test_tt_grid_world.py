@@ -17,7 +17,7 @@ RolloutCheck = Callable[[Any, Any, Sequence[int], int], tuple[int, int]]
 
 
 class ArticleGridWorld(gymnasium.Env[dict[str, Any], np.int64]):
-    """The article's code (`/work/shared/seeds/env-deep-dive.txt`), as the reference."""
+    """The article's code (the deep-dive seed document `env-deep-dive.txt`), as the reference."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
