@@ -20,6 +20,7 @@ from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
     KEY_LEFT,
     KEY_RIGHT,
+    check_render_mode,
     discrete_action,
     parse_reset_bounds,
     reset_needed,
@@ -87,10 +88,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     SCREEN_DIM = 500
 
     def __init__(self, render_mode: str | None = None) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"AcrobotEnv supports render_mode 'human', 'rgb_array' or None, got {render_mode!r}"
-            )
+        check_render_mode("AcrobotEnv", render_mode)
         self.render_mode = render_mode
         high = np.array([1.0, 1.0, 1.0, 1.0, self.MAX_VEL_1, self.MAX_VEL_2], dtype=np.float32)
         self.observation_space = Box(-high, high, dtype=np.float32)

@@ -20,6 +20,7 @@ from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
     KEY_LEFT,
     KEY_RIGHT,
+    check_render_mode,
     discrete_action,
     parse_reset_bounds,
     reset_needed,
@@ -61,11 +62,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     render_mode: str | None
 
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"CartPoleEnv supports render_mode 'human', 'rgb_array' or None, "
-                f"got {render_mode!r}"
-            )
+        check_render_mode("CartPoleEnv", render_mode)
         self.sutton_barto_reward = bool(sutton_barto_reward)
         self.render_mode = render_mode
 

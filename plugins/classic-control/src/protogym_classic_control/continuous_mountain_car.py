@@ -19,6 +19,7 @@ from protogym.spaces import Box
 from protogym_classic_control.utils import (
     KEY_LEFT,
     KEY_RIGHT,
+    check_render_mode,
     continuous_action,
     invalid_continuous_action,
     parse_reset_bounds,
@@ -57,11 +58,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
     render_mode: str | None
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"ContinuousMountainCarEnv supports render_mode 'human', 'rgb_array' or None, "
-                f"got {render_mode!r}"
-            )
+        check_render_mode("ContinuousMountainCarEnv", render_mode)
         self.render_mode = render_mode
         self.min_action = -1.0
         self.max_action = 1.0

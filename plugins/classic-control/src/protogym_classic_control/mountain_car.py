@@ -19,6 +19,7 @@ from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
     KEY_LEFT,
     KEY_RIGHT,
+    check_render_mode,
     discrete_action,
     parse_reset_bounds,
     reset_needed,
@@ -54,11 +55,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     render_mode: str | None
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"MountainCarEnv supports render_mode 'human', 'rgb_array' or None, "
-                f"got {render_mode!r}"
-            )
+        check_render_mode("MountainCarEnv", render_mode)
         self.render_mode = render_mode
         self.min_position = -1.2
         self.max_position = 0.6

@@ -18,6 +18,7 @@ from protogym.spaces import Box
 from protogym_classic_control.utils import (
     KEY_LEFT,
     KEY_RIGHT,
+    check_render_mode,
     continuous_action,
     option_as_float,
     reset_needed,
@@ -64,11 +65,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
     render_mode: str | None
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"PendulumEnv supports render_mode 'human', 'rgb_array' or None, "
-                f"got {render_mode!r}"
-            )
+        check_render_mode("PendulumEnv", render_mode)
         self.render_mode = render_mode
         self.max_speed = 8.0
         self.max_torque = 2.0

@@ -44,6 +44,14 @@ INT_SCALAR_TYPES: frozenset[type] = frozenset(
 """Exact types that the envs' fast path accepts as a discrete action without `contains`."""
 
 
+def check_render_mode(owner: str, render_mode: str | None) -> None:
+    """Every classic-control env renders to 'human' and 'rgb_array'; refuse anything else."""
+    if render_mode is not None and render_mode not in ("human", "rgb_array"):
+        raise ValueError(
+            f"{owner} supports render_mode 'human', 'rgb_array' or None, got {render_mode!r}"
+        )
+
+
 def option_as_float(owner: str, name: str, value: object) -> float:
     """`value` as a float, or a `ValueError` naming the reset option that held it."""
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
