@@ -7,9 +7,10 @@
   few cores, the parent's own need for a core makes fewer workers faster.
 - The native vector CartPole (`vectorization_mode="vector_entry_point"`) at 1024 and 8192
   sub-envs. Gymnasium's autoresets on the next step, so protogym's is timed in next-step
-  mode for the ratio; its default same-step mode (which also builds `final_observation`
-  infos) is reported beside it.
-- EnvPool, only if it is already installed (``pip install envpool``), for reference.
+  mode for the ratio, with its default kernel (numba's compiled step when the `jit` extra
+  is installed); the numpy kernel and the default same-step mode (which also builds
+  `final_observation` infos) are reported beside it.
+- EnvPool, only if it is installed (``pip install envpool``), against the same native env.
 
 Both libraries step the same pre-drawn random actions; their timed runs alternate and the
 best of each is kept, so load on the machine hits both alike. Rates count env-steps (one
@@ -109,19 +110,20 @@ def main() -> None:
         theirs = gymnasium.make_vec(
             "CartPole-v1", num_envs=num_envs, vectorization_mode="vector_entry_point"
         )
-        native_targets: tuple[tuple[str, float | None], ...] = (
-            ("next_step", 1.5), ("same_step", None)
+        native_runs: tuple[tuple[str, str, float | None], ...] = (
+            ("next_step", "auto", 1.5), ("next_step", "numpy", None), ("same_step", "auto", None)
         )
-        for autoreset, native_target in native_targets:
+        for autoreset, kernel, native_target in native_runs:
             ours = protogym.make_vec(
                 "CartPole-v1", num_envs, vectorization_mode="vector_entry_point",
-                vector_kwargs={"autoreset_mode": autoreset},
+                vector_kwargs={"autoreset_mode": autoreset}, kernel=kernel,
             )
             rates = _compare(
                 _stepper(ours, num_envs), _stepper(theirs, num_envs), num_envs,
                 args.seconds, args.repeats,
             )
-            name = f"native CartPole x{num_envs} ({autoreset})"
+            used = ours.unwrapped.kernel  # type: ignore[attr-defined]
+            name = f"native CartPole x{num_envs} ({autoreset}, {used} kernel)"
             rows.append(Row(name, "/s", *rates, True, native_target))
             ours.close()
         theirs.close()
@@ -146,7 +148,9 @@ def _envpool(seconds: float) -> None:
         )
         rates = _compare(_stepper(ours, num_envs), _stepper(pool, num_envs), num_envs,
                          seconds, 3)
-        rows.append(Row(f"native CartPole x{num_envs} vs EnvPool", "/s", *rates, True, None))
+        used = ours.unwrapped.kernel  # type: ignore[attr-defined]
+        name = f"native CartPole x{num_envs} ({used} kernel) vs EnvPool"
+        rows.append(Row(name, "/s", *rates, True, None))
     print_rows("vector envs against EnvPool (gymnasium column: EnvPool)", rows)
 
 

@@ -1,5 +1,6 @@
 # Sourced by run-demo.sh and run-tests.sh: creates .venv at the repository root and installs
-# protogym with its extras and every first-party plugin under plugins/, editable.
+# protogym with its extras and every first-party plugin under plugins/ with its "all" extra,
+# editable.
 # Usage: source scripts/install.sh [extra ...]   (extras beyond "all", e.g. "test")
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -12,6 +13,6 @@ fi
 extras=all
 for extra in "$@"; do extras="$extras,$extra"; done
 plugin_args=()
-for plugin in plugins/*/; do plugin_args+=(-e "$plugin"); done
+for plugin in plugins/*/; do plugin_args+=(-e "${plugin%/}[all]"); done
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]" "${plugin_args[@]}"

@@ -218,9 +218,10 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
                 started_at[rows] = tick
                 observations[rows] = self._observe(rows)
                 count = len(rows)
-                final_obs = np.full(self.num_envs, None, dtype=object)
+                # numpy fills a new object array with None, at half the cost of np.full
+                final_obs = np.empty(self.num_envs, dtype=object)
                 final_obs[rows] = np.fromiter(finals, dtype=object, count=count)
-                final_info = np.full(self.num_envs, None, dtype=object)
+                final_info = np.empty(self.num_envs, dtype=object)
                 final_info[rows] = np.fromiter(({} for _ in range(count)), object, count)
                 infos = {
                     "final_observation": final_obs,

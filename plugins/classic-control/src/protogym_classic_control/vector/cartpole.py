@@ -1,8 +1,9 @@
 """CartPole for many carts at once: the single env's arithmetic, in the same order, on arrays.
 
-The state is a (4, num_envs) float64 array so each variable is one contiguous row; every
-step works in preallocated buffers (`out=`) and the Euler update of all four variables is
-one multiply and one add over the whole state.
+The state is a (4, num_envs) float64 array so each variable is one contiguous row. With
+numba installed (the `jit` extra) a compiled loop steps it (see `cartpole_kernel`);
+otherwise numpy does, in preallocated buffers (`out=`), with the Euler update of all four
+variables as one multiply and one add over the whole state. Both give the same bits.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from protogym.vector.vector_env import AutoresetMode, ModeT_co
 from protogym_classic_control.cartpole import CartPoleEnv
 from protogym_classic_control.utils import parse_reset_bounds
 from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, IntArray
+from protogym_classic_control.vector.cartpole_kernel import Kernel, resolve_kernel
 
 __all__ = ["CartPoleVectorEnv"]
 
@@ -78,6 +80,8 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
 
     Actions are an int array of shape (num_envs,) with values 0 (push left) or 1 (right).
     `max_episode_steps` (500, as CartPole-v1) truncates episodes like `make`'s time limit.
+    `kernel` picks what steps the physics: "numba" (compiled; needs the `jit` extra),
+    "numpy", or "auto" (numba when installed); `self.kernel` tells which one runs.
     """
 
     draws_per_reset = 4
@@ -89,8 +93,11 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         render_mode: str | None = None,
         sutton_barto_reward: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        kernel: Kernel = "auto",
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self._compiled_step = resolve_kernel(kernel, "CartPoleVectorEnv")
+        self.kernel: Kernel = "numpy" if self._compiled_step is None else "numba"
         self.sutton_barto_reward = bool(sutton_barto_reward)
         self.gravity = 9.8
         self.masscart = 1.0
@@ -130,6 +137,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._ones = np.ones(num_envs, dtype=np.float64)
         self._constants_stale = True
         self._constant_buffer = np.empty(8, dtype=np.float64)
+        self._kernel_constants = np.empty(len(_CONSTANT_NAMES), dtype=np.float64)
         self._constant_views = _Constants(
             *(self._constant_buffer[index, ...] for index in range(8))
         )
@@ -153,11 +161,19 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
                 f"CartPoleVectorEnv.step() needs an int array of shape ({num_envs},) with "
                 f"values 0 or 1, got {action.dtype} of shape {action.shape}"
             )
-        if action.dtype.kind == "i":  # negatives become huge, so one max() checks both ends
-            action = action.view(UNSIGNED[action.dtype.itemsize])
-        if np.maximum.reduce(action) > 1:
-            raise ValueError(f"CartPoleVectorEnv.step() got actions outside {{0, 1}}: {actions!r}")
-        terminated = self._advance(action, self._views)
+        compiled_step = self._compiled_step
+        if compiled_step is not None:
+            self._constants()
+            terminated = np.empty(num_envs, dtype=np.bool_)
+            euler = self.kinematics_integrator == "euler"
+            if compiled_step(self.state, action, self._kernel_constants, euler, terminated) >= 0:
+                raise _outside_error(actions)
+        else:
+            if action.dtype.kind == "i":  # negatives become huge: one max() checks both ends
+                action = action.view(UNSIGNED[action.dtype.itemsize])
+            if np.maximum.reduce(action) > 1:
+                raise _outside_error(actions)
+            terminated = self._advance(action, self._views)
         rewards = (
             np.where(terminated, -1.0, 0.0) if self.sutton_barto_reward else self._ones.copy()
         )
@@ -192,6 +208,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
                 gravity, tau,
             )
             self._pair_scales[:, 0] = (polemass_length, masspole)
+            self._kernel_constants[:] = values
             self._thresholds[:, 0] = values[7:]
         return self._constant_views
 
@@ -298,3 +315,7 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
     def _load_state(self, env: Any, row: int) -> None:
         x, x_dot, theta, theta_dot = self.state[:, row].tolist()
         env.state = (x, x_dot, theta, theta_dot)
+
+
+def _outside_error(actions: Any) -> ValueError:
+    return ValueError(f"CartPoleVectorEnv.step() got actions outside {{0, 1}}: {actions!r}")

@@ -1,0 +1,130 @@
+"""The two kernels of the native vector CartPole: numba's compiled loop and numpy's passes.
+
+Both must give the single env's bits; the property test feeds them states no episode
+reaches (huge angles, infinities, NaN) and other physical constants, where a reordered or
+fused operation would show.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from protogym_classic_control.vector import cartpole_kernel
+from protogym_classic_control.vector.cartpole import CartPoleVectorEnv
+from protogym_classic_control.vector.cartpole_kernel import Kernel
+
+import protogym
+from protogym.vector import AutoresetMode, SyncVectorEnv
+
+KERNELS: list[Kernel] = ["numba", "numpy"]
+
+any_float = st.floats(allow_nan=True, allow_infinity=True, width=64)
+state_values = st.one_of(st.floats(-3.0, 3.0), st.floats(-1e6, 1e6), any_float)
+
+
+@pytest.mark.filterwarnings("ignore:CartPoleEnv.step.. was called after:UserWarning")
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_each_kernel_follows_the_single_env(kernel: Any, mode: AutoresetMode) -> None:
+    native = CartPoleVectorEnv(4, max_episode_steps=40, autoreset_mode=mode, kernel=kernel)
+    assert native.kernel == kernel
+    reference = SyncVectorEnv(
+        [lambda: protogym.make("CartPole-v1", max_episode_steps=40, disable_env_checker=True)]
+        * 4,
+        autoreset_mode=mode,
+    )
+    rng = np.random.default_rng(1)
+    np.testing.assert_array_equal(native.reset(seed=21)[0], reference.reset(seed=21)[0])
+    ends = 0
+    for step in range(90):
+        batch: Any = rng.integers(0, 2, size=4).astype(np.int8 if step % 2 else np.uint64)
+        ours, theirs = native.step(batch), reference.step(batch)
+        names = ("obs", "reward", "terminated", "truncated")
+        for name, a, b in zip(names, ours[:4], theirs[:4], strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=f"{name} at step {step}")
+        ours_info, theirs_info = ours[4], theirs[4]
+        assert ours_info.keys() == theirs_info.keys()
+        if "final_observation" in ours_info:
+            ended = ours_info["_final_observation"]
+            finals = ours_info["final_observation"]
+            assert all(finals[index] is None for index in np.flatnonzero(~ended))
+            assert all(info is None for info in ours_info["final_info"][~ended])
+            for index in np.flatnonzero(ended):
+                np.testing.assert_array_equal(
+                    finals[index], theirs_info["final_observation"][index]
+                )
+        ends += int(np.sum(ours[2] | ours[3]))
+    assert ends >= 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    states=st.lists(st.tuples(*[state_values] * 4), min_size=1, max_size=6),
+    actions=st.data(),
+    gravity=st.floats(-20.0, 20.0),
+    force_mag=st.floats(0.0, 50.0),
+    length=st.floats(0.01, 5.0),
+    euler=st.booleans(),
+)
+def test_numba_and_numpy_kernels_agree_bit_for_bit_on_any_state(
+    states: list[tuple[float, float, float, float]],
+    actions: st.DataObject,
+    gravity: float,
+    force_mag: float,
+    length: float,
+    euler: bool,
+) -> None:
+    count = len(states)
+    batch = np.array(actions.draw(st.lists(st.sampled_from([0, 1]), min_size=count,
+                                           max_size=count)))
+    results = []
+    for kernel in KERNELS:
+        env = CartPoleVectorEnv(count, autoreset_mode="disabled", kernel=kernel)
+        env.reset(seed=0)
+        env.gravity, env.force_mag, env.length = gravity, force_mag, length
+        env.polemass_length = env.masspole * length
+        if not euler:
+            env.kinematics_integrator = "semi-implicit euler"
+        env.state[:] = np.array(states, dtype=np.float64).T
+        with np.errstate(all="ignore"):
+            observation, _, terminated, _, _ = env.step(batch)
+        results.append((env.state.copy(), observation, terminated))
+    (state_a, obs_a, ended_a), (state_b, obs_b, ended_b) = results
+    assert state_a.tobytes() == state_b.tobytes()  # bitwise, NaN payloads included
+    np.testing.assert_array_equal(obs_a, obs_b)
+    np.testing.assert_array_equal(ended_a, ended_b)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_bad_action_is_refused_before_any_sub_env_moves(kernel: Any) -> None:
+    env = CartPoleVectorEnv(3, kernel=kernel)
+    env.reset(seed=0)
+    before = env.state.copy()
+    for bad in ([0, 1, 2], [0, -1, 1], [255, 0, 0]):
+        with pytest.raises(ValueError, match=r"actions outside \{0, 1\}"):
+            env.step(np.array(bad, dtype=np.int64))
+        np.testing.assert_array_equal(env.state, before)
+    with pytest.raises(ValueError, match=r"int array of shape \(3,\)"):
+        env.step(np.array([0.0, 1.0, 0.0]))
+
+
+def test_kernel_choice_errors_say_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match=r"kernel to be one of \('auto', 'numba', 'numpy'\)"):
+        CartPoleVectorEnv(1, kernel="cuda")  # type: ignore[arg-type]
+    monkeypatch.setattr(cartpole_kernel, "compiled_step", lambda: None)  # numba not installed
+    with pytest.raises(ValueError, match=r"pip install 'protogym-classic-control\[jit\]'"):
+        CartPoleVectorEnv(1, kernel="numba")
+    assert CartPoleVectorEnv(1).kernel == "numpy"  # auto falls back
+
+
+def test_make_vec_passes_the_kernel_and_auto_prefers_numba() -> None:
+    auto = protogym.make_vec("CartPole-v1", 2, vectorization_mode="vector_entry_point")
+    forced = protogym.make_vec(
+        "CartPole-v1", 2, vectorization_mode="vector_entry_point", kernel="numpy"
+    )
+    assert auto.unwrapped.kernel == "numba"  # type: ignore[attr-defined]
+    assert forced.unwrapped.kernel == "numpy"  # type: ignore[attr-defined]
