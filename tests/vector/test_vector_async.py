@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -173,6 +174,46 @@ def test_unknown_context_and_bad_worker_count_are_clear_errors() -> None:
         AsyncVectorEnv(countdowns(1), context="teleport")
     with pytest.raises(ValueError, match="num_workers must be a positive int or None, got 0"):
         AsyncVectorEnv(countdowns(1), num_workers=0)
+
+
+@pytest.mark.parametrize("spin_seconds", [0, 0.01])
+def test_spinning_or_not_the_trajectory_is_the_sync_one(spin_seconds: float) -> None:
+    fns = [lambda: protogym.make("CartPole-v1") for _ in range(3)]
+    sync = SyncVectorEnv(fns)
+    spinning = AsyncVectorEnv(fns, num_workers=2, spin_seconds=spin_seconds)
+    try:
+        assert spinning.spin_seconds == spin_seconds
+        np.testing.assert_array_equal(sync.reset(seed=8)[0], spinning.reset(seed=8)[0])
+        for row in np.random.default_rng(2).integers(0, 2, size=(40, 3)):
+            for a, b in zip(sync.step(row)[:4], spinning.step(row)[:4], strict=True):
+                np.testing.assert_array_equal(a, b)
+    finally:
+        sync.close()
+        spinning.close()
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process `pid`, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+def test_an_idle_worker_spins_at_most_spin_seconds_then_sleeps() -> None:
+    with AsyncVectorEnv(countdowns(1), spin_seconds=0.3) as env:
+        env.reset(seed=0)
+        env.step(ones(1))
+        (pid,) = env.worker_pids
+        before = _cpu_seconds(pid)
+        time.sleep(1.5)  # the worker waits for a command that does not come
+        spent = _cpu_seconds(pid) - before
+    assert spent < 0.3 + 0.2  # the spin, plus clock-tick rounding; then it slept
+
+
+def test_a_bad_spin_seconds_is_a_clear_error() -> None:
+    for bad in (-1e-6, 2.0, True, "fast", float("nan")):
+        with pytest.raises(ValueError, match=r"spin_seconds must be a number of seconds from 0"):
+            AsyncVectorEnv(countdowns(1), spin_seconds=bad)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("shared_memory", [True, False])

@@ -61,6 +61,21 @@ _STEP = b"s"  # step with the actions already in shared memory
 _OK = b"k"  # step done, nothing to report beyond shared memory
 _POLL_SECONDS = 1.0
 _RAW_FDS = hasattr(select, "poll")  # POSIX: pipes are descriptors we can read directly
+_CAN_SPIN = _RAW_FDS and hasattr(os, "sched_yield")
+DEFAULT_SPIN_SECONDS = 50e-6
+
+
+def _spin_until_readable(poller: select.poll, seconds: float) -> None:
+    """Poll without sleeping for up to `seconds`, giving the core away between polls.
+
+    Waking a process that sleeps in the kernel takes tens of microseconds (more on a
+    virtual machine), several times a CartPole step; a reply or command that arrives
+    within the spin is read with no wake-up at all. `sched_yield` lets any other runnable
+    process (the parent, another worker) have the core meanwhile.
+    """
+    deadline = time.perf_counter() + seconds
+    while not poller.poll(0) and time.perf_counter() < deadline:
+        os.sched_yield()
 
 
 class SubEnvError(Error, RuntimeError):
@@ -194,6 +209,7 @@ def _worker(
     first: int,
     shared: tuple[Any, _Shared | None, _Shared, _Shared, _Shared],
     mode_value: str,
+    spin_seconds: float,
 ) -> None:
     """A worker's loop: build its sub-envs, then serve commands until `close` or EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and closes us
@@ -230,8 +246,14 @@ def _worker(
     last = first + count
     pending = [False] * count
     array_obs = isinstance(observations, np.ndarray)
+    poller = None
+    if spin_seconds and _CAN_SPIN:
+        poller = select.poll()
+        poller.register(channel.fd, select.POLLIN)
 
     while True:
+        if poller is not None:
+            _spin_until_readable(poller, spin_seconds)
         try:
             message = channel.recv()
         except (EOFError, OSError):
@@ -347,7 +369,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     `context` picks the start method ("fork", "spawn", "forkserver"; default: the platform's).
     With `shared_memory` (the default) observations of array spaces, and dicts/tuples of
     them, are written by the workers straight into shared memory. `copy=False` returns that
-    shared batch itself, which the next step overwrites.
+    shared batch itself, which the next step overwrites. `spin_seconds` is how long the
+    parent and each worker poll for the other's next message, yielding the core, before
+    sleeping: a tight stepping loop then skips most wake-ups; 0 never spins.
     """
 
     single_observation_space: Space[Any]
@@ -366,6 +390,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         shared_memory: bool = True,
         copy: bool = True,
         daemon: bool = True,
+        spin_seconds: float = DEFAULT_SPIN_SECONDS,
         autoreset_mode: SameStep | Literal["same_step"] = ...,
     ) -> None: ...
     @overload
@@ -378,6 +403,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         shared_memory: bool = True,
         copy: bool = True,
         daemon: bool = True,
+        spin_seconds: float = DEFAULT_SPIN_SECONDS,
         autoreset_mode: NextStep | Literal["next_step"],
     ) -> None: ...
     @overload
@@ -390,6 +416,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         shared_memory: bool = True,
         copy: bool = True,
         daemon: bool = True,
+        spin_seconds: float = DEFAULT_SPIN_SECONDS,
         autoreset_mode: Disabled | Literal["disabled"],
     ) -> None: ...
     @overload
@@ -402,6 +429,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         shared_memory: bool = True,
         copy: bool = True,
         daemon: bool = True,
+        spin_seconds: float = DEFAULT_SPIN_SECONDS,
         autoreset_mode: AutoresetMode | str,
     ) -> None: ...
     def __init__(
@@ -413,6 +441,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         shared_memory: bool = True,
         copy: bool = True,
         daemon: bool = True,
+        spin_seconds: float = DEFAULT_SPIN_SECONDS,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
     ) -> None:
         self.closed = True  # until the workers are up, so a failed start closes cleanly
@@ -431,6 +460,16 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1
         ):
             raise ValueError(f"num_workers must be a positive int or None, got {num_workers!r}")
+        if (
+            isinstance(spin_seconds, bool)
+            or not isinstance(spin_seconds, int | float)
+            or not 0.0 <= spin_seconds <= 1.0
+        ):
+            raise ValueError(
+                f"spin_seconds must be a number of seconds from 0 (never spin) to 1, "
+                f"got {spin_seconds!r}; the default is {DEFAULT_SPIN_SECONDS}"
+            )
+        self.spin_seconds = float(spin_seconds)
         try:
             ctx = multiprocessing.get_context(context)
         except ValueError:
@@ -484,7 +523,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                     target=_worker,
                     name=f"protogym-AsyncVectorEnv-{first}-{last - 1}",
                     args=(child_conn, parent_conn, _pickle_fns(fns[first:last]), first, shared,
-                          self._autoreset_mode.value),
+                          self._autoreset_mode.value, self.spin_seconds),
                     daemon=daemon,
                 )
                 self._processes.append(process)
@@ -493,7 +532,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 child_conn.close()
             self.closed = False
             self._state = AsyncState.DEFAULT
-            self._waiter = _Waiter(self._conns, self._processes)
+            self._waiter = _Waiter(self._conns, self._processes, self.spin_seconds)
             self._raise_errors(self._gather("start"))
         except BaseException:
             self._shutdown(terminate=True)
@@ -793,8 +832,10 @@ class _Waiter:
         self,
         conns: list[multiprocessing.connection.Connection],
         processes: list[BaseProcess],
+        spin_seconds: float,
     ) -> None:
         self._conns = conns
+        self._spin_seconds = spin_seconds if _CAN_SPIN else 0.0
         self.channels = [_Channel(conn) for conn in conns]
         self._processes = processes
         self._owner: dict[int, int] = {}
@@ -841,6 +882,8 @@ class _Waiter:
 
     def _ready(self, seconds: float) -> list[int]:
         if self._poller is not None:
+            if self._spin_seconds:
+                _spin_until_readable(self._poller, min(self._spin_seconds, seconds))
             return [fd for fd, _ in self._poller.poll(int(seconds * 1000))]
         objects: list[Any] = [*self._conns, *(p.sentinel for p in self._processes)]
         ready: list[Any] = multiprocessing.connection.wait(objects, seconds)
