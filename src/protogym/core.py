@@ -10,6 +10,7 @@ and the wrappers supply them for a structural env. This module imports nothing h
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -123,7 +124,11 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
     if not TYPE_CHECKING:
         # Defaults for explicit subclasses only. They stay out of mypy's view of the protocol
         # so that a structural env need not define them; the protogym mypy plugin adds their
-        # types to explicit subclasses.
+        # types to explicit subclasses. `metadata` and `render_mode` default as in Gymnasium
+        # (no render modes, no mode); the shared default mapping is read-only, so no env can
+        # change it for every other.
+        metadata = MappingProxyType({"render_modes": ()})
+        render_mode = None
         spec = None
         reward_range = (float("-inf"), float("inf"))
         _np_random = None

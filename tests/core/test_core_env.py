@@ -52,6 +52,43 @@ def test_subclass_gets_default_members() -> None:
     assert inside.closed == 1
 
 
+class Bare(protogym.Env[int, int]):
+    """Declares neither metadata nor render_mode, as many Gymnasium envs do."""
+
+    def __init__(self) -> None:
+        self.action_space = Discrete(2)
+        self.observation_space = Discrete(3)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        return 0, {}
+
+    def step(self, action: int) -> Any:
+        return 1, 1.0, action == 1, False, {}
+
+
+def test_a_subclass_without_metadata_or_render_mode_gets_gymnasiums_defaults() -> None:
+    env = Bare()
+    assert dict(env.metadata) == {"render_modes": ()}
+    assert env.render_mode is None
+    with pytest.raises(TypeError):
+        env.metadata["render_fps"] = 30  # type: ignore[index]  # shared: read-only
+    env.metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    env.render_mode = "ansi"
+    assert Bare().metadata["render_modes"] == () and Bare().render_mode is None
+    protogym.check_env(Bare())  # the defaults satisfy the checker's render rules
+    protogym.register("test/Bare-v0", entry_point=Bare, max_episode_steps=2)
+    try:
+        made = protogym.make("test/Bare-v0")
+        assert made.metadata["render_modes"] == ()
+        assert made.reset(seed=0)[0] == 0
+        vector = protogym.make_vec("test/Bare-v0", 2, vectorization_mode="sync")
+        vector.reset(seed=0)
+        assert vector.step(np.array([0, 1]))[2].tolist() == [False, True]
+    finally:
+        protogym.registry.unregister("test/Bare-v0")
+
+
 def test_reset_with_seed_reseeds_and_without_seed_keeps_the_stream() -> None:
     env = SeededCoin()
     first, _ = env.reset(seed=7)
