@@ -52,8 +52,11 @@ def test_subclass_gets_default_members() -> None:
     assert inside.closed == 1
 
 
-class Bare(protogym.Env[int, int]):
+class Bare(protogym.Env[Any, Any]):
     """Declares neither metadata nor render_mode, as many Gymnasium envs do."""
+
+    action_space: Discrete
+    observation_space: Discrete
 
     def __init__(self) -> None:
         self.action_space = Discrete(2)
