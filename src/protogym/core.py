@@ -91,11 +91,15 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
         @property
         def observation_space(self) -> Space[_ObsT_co]: ...
 
+        # metadata and render_mode have bodies, so an explicit subclass that leaves them out
+        # (taking the run-time defaults below) is not abstract to mypy.
         @property
-        def metadata(self) -> Mapping[str, Any]: ...
+        def metadata(self) -> Mapping[str, Any]:
+            return {}
 
         @property
-        def render_mode(self) -> str | None: ...
+        def render_mode(self) -> str | None:
+            return None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -76,8 +76,12 @@ def test_a_subclass_without_metadata_or_render_mode_gets_gymnasiums_defaults() -
     assert env.render_mode is None
     with pytest.raises(TypeError):
         env.metadata["render_fps"] = 30  # type: ignore[index]  # shared: read-only
-    env.metadata = {"render_modes": ["ansi"], "render_fps": 4}
-    env.render_mode = "ansi"
+
+    class Declared(Bare):
+        metadata = {"render_modes": ["ansi"], "render_fps": 4}
+        render_mode = "ansi"
+
+    assert Declared().metadata["render_modes"] == ["ansi"] and Declared().render_mode == "ansi"
     assert Bare().metadata["render_modes"] == () and Bare().render_mode is None
     protogym.check_env(Bare())  # the defaults satisfy the checker's render rules
     protogym.register("test/Bare-v0", entry_point=Bare, max_episode_steps=2)

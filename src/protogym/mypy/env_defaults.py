@@ -2,10 +2,7 @@
 
 The `Env` protocol keeps `np_random`, `unwrapped`, `spec`, `reward_range` and the
 context-manager methods out of mypy's view so that a structural env need not define them;
-this hook adds them back to classes that subclass `Env` and so really have them. It also
-gives them `metadata` and `render_mode`, which the protocol declares without a value (so
-mypy would call a subclass that leaves them out abstract) but which `Env` defaults at run
-time, as Gymnasium's does.
+this hook adds them back to classes that subclass `Env` and so really have them.
 """
 
 from __future__ import annotations
@@ -44,15 +41,6 @@ def add_env_defaults(ctx: ClassDefContext) -> None:
     for name, typ in attributes.items():
         if info.get(name) is None:
             add_attribute_to_class(ctx.api, ctx.cls, name, typ)
-    protocol_declared: dict[str, Type] = {
-        "metadata": _instance_or_any(
-            ctx, "typing.Mapping", [ctx.api.named_type("builtins.str"), any_type]
-        ),
-        "render_mode": UnionType([ctx.api.named_type("builtins.str"), NoneType()]),
-    }
-    for name, typ in protocol_declared.items():
-        if not _defined_below_env(info, name):
-            add_attribute_to_class(ctx.api, ctx.cls, name, typ)
     if info.get("__enter__") is None:
         add_method_to_class(ctx.api, ctx.cls, "__enter__", [], fill_typevars(info))
     if info.get("__exit__") is None:
@@ -60,13 +48,3 @@ def add_env_defaults(ctx: ClassDefContext) -> None:
         add_method_to_class(
             ctx.api, ctx.cls, "__exit__", [exc_info], NoneType()
         )
-
-
-def _defined_below_env(info: TypeInfo, name: str) -> bool:
-    """Whether `info` or a base between it and `Env` defines `name` (Env's own does not count)."""
-    for base in info.mro:
-        if base.fullname == ENV_FULLNAME:
-            return False
-        if name in base.names:
-            return True
-    return False
