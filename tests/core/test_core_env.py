@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -78,7 +78,7 @@ def test_a_subclass_without_metadata_or_render_mode_gets_gymnasiums_defaults() -
         env.metadata["render_fps"] = 30  # type: ignore[index]  # shared: read-only
 
     class Declared(Bare):
-        metadata = {"render_modes": ["ansi"], "render_fps": 4}
+        metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
         render_mode = "ansi"
 
     assert Declared().metadata["render_modes"] == ["ansi"] and Declared().render_mode == "ansi"
