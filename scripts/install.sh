@@ -15,4 +15,7 @@ for extra in "$@"; do extras="$extras,$extra"; done
 plugin_args=()
 for plugin in plugins/*/; do plugin_args+=(-e "${plugin%/}[all]"); done
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+# torch's CPU wheel first: the torch extra's range then accepts it instead of pulling a
+# multi-gigabyte CUDA build.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check torch==2.13.0
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]" "${plugin_args[@]}"
