@@ -10,6 +10,7 @@ Manhattan distance to the target.
 
 from __future__ import annotations
 
+# --8<-- [start:header]
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -30,8 +31,10 @@ UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 _DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 Observation = dict[str, NDArray[np.int64]]
+# --8<-- [end:header]
 
 
+# --8<-- [start:class]
 class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
     """Reach the target square; the episode ends there with reward 1."""
 
@@ -43,7 +46,9 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
     action_space: Discrete
     observation_space: Dict
     render_mode: str | None
+    # --8<-- [end:class]
 
+    # --8<-- [start:init]
     def __init__(self, size: int = 5, render_mode: str | None = None) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or size < 2:
             raise ValueError(f"GridWorld size must be an int >= 2, got {size!r}")
@@ -64,7 +69,9 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
         self._target = (size - 1, size - 1)
         self._human = render_mode == "human"
         self._canvas: Canvas | None = None
+        # --8<-- [end:init]
 
+    # --8<-- [start:observation]
     def _observation(self) -> Observation:
         assert self._agent is not None
         size = self.size
@@ -77,7 +84,9 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
         assert self._agent is not None
         distance = abs(self._agent[0] - self._target[0]) + abs(self._agent[1] - self._target[1])
         return {"distance": float(distance)}
+        # --8<-- [end:observation]
 
+    # --8<-- [start:reset]
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
@@ -88,7 +97,9 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
         if self._human:
             self.render()
         return self._observation(), self._info()
+        # --8<-- [end:reset]
 
+    # --8<-- [start:step]
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -112,7 +123,9 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
         if self._human:
             self.render()
         return self._observation(), 1.0 if terminated else 0.0, terminated, False, self._info()
+        # --8<-- [end:step]
 
+    # --8<-- [start:keys]
     def get_keys_to_action(self) -> dict[KeyCombination, int]:
         """Keys for `protogym.utils.play`: WASD, and the arrow keys when pygame is there."""
         mapping: dict[KeyCombination, int] = {"w": UP, "d": RIGHT, "s": DOWN, "a": LEFT}
@@ -129,7 +142,9 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
             }
         )
         return mapping
+        # --8<-- [end:keys]
 
+    # --8<-- [start:render]
     def render(self) -> str | NDArray[np.uint8] | None:
         if self.render_mode is None:
             warn_without_render_mode(self.spec.id if self.spec is not None else "GridWorld")
@@ -141,6 +156,7 @@ class GridWorldEnv(Env[Observation, int | np.integer[Any]]):
         if self.render_mode == "ansi":
             return self._render_text()
         return self._render_frame()
+        # --8<-- [end:render]
 
     def _render_text(self) -> str:
         """One line per row, top row (largest y) first: A agent, T target, * both."""
