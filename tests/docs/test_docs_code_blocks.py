@@ -4,6 +4,9 @@ The blocks of one page run in order in one namespace (later blocks use what earl
 defined), in a fresh interpreter with a temporary working directory, so a page that registers
 ids or initialises pygame leaves no trace in other tests. Pages that open a keyboard `play`
 window get a simulated player who closes it after a moment, as a reader would.
+
+In ```console blocks, every ``$ protogym ...`` line runs too and must exit 0. Other shell
+lines (installing, running the benchmarks for minutes) are not run here.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -36,9 +40,24 @@ def _dedent(body: str, width: int) -> str:
     return "".join(line[width:] for line in body.splitlines(keepends=True))
 
 
-PAGES = sorted(
-    path for path in DOCS.rglob("*.md") if python_blocks(path.read_text(encoding="utf-8"))
-)
+def cli_commands(text: str) -> list[list[str]]:
+    """The arguments of every ``$ protogym ...`` line in the page's ```console blocks."""
+    return [
+        shlex.split(line.removeprefix("$ protogym "))
+        for match in _FENCE.finditer(text)
+        if match["lang"] == "console"
+        for line in _dedent(match["body"], len(match["indent"])).splitlines()
+        if line.startswith("$ protogym ")
+    ]
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+PAGES = sorted(path for path in DOCS.rglob("*.md") if python_blocks(_text(path)))
+CLI_PAGES = sorted(path for path in DOCS.rglob("*.md") if cli_commands(_text(path)))
+_PROTOGYM = Path(sys.executable).with_name("protogym")
 
 
 def test_the_docs_have_code_to_run() -> None:
@@ -48,6 +67,25 @@ def test_the_docs_have_code_to_run() -> None:
 def test_blocks_are_found_in_order() -> None:
     text = "x\n```python\na = 1\n```\n```text\nnot code\n```\n  ```python\n  b = a\n  ```\n"
     assert python_blocks(text) == ["a = 1\n", "b = a\n"]
+
+
+def test_cli_lines_are_found() -> None:
+    text = "```console\n$ protogym run X-v0 --seed 1\nout\n$ ls\n```\n```bash\nprotogym list\n```\n"
+    assert cli_commands(text) == [["run", "X-v0", "--seed", "1"]]
+
+
+@pytest.mark.parametrize("page", CLI_PAGES, ids=lambda path: str(path.relative_to(DOCS)))
+def test_every_cli_line_runs(page: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    for arguments in cli_commands(_text(page)):
+        result = subprocess.run(
+            [str(_PROTOGYM), *arguments], capture_output=True, text=True, cwd=tmp_path,
+            env=env, timeout=300,
+        )
+        command = shlex.join(["protogym", *arguments])
+        assert result.returncode == 0, f"docs/{page.relative_to(DOCS)}: `{command}` failed:\n" + (
+            result.stdout[-2000:] + result.stderr[-3000:]
+        )
 
 
 # Runs the blocks given as JSON on stdin, each compiled under its page and number so a
@@ -78,7 +116,7 @@ for number, block in enumerate(blocks, start=1):
 @pytest.mark.parametrize("page", PAGES, ids=lambda path: str(path.relative_to(DOCS)))
 def test_every_python_block_runs(page: Path, tmp_path: Path) -> None:
     name = str(page.relative_to(DOCS))
-    blocks = python_blocks(page.read_text(encoding="utf-8"))
+    blocks = python_blocks(_text(page))
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     result = subprocess.run(
         [sys.executable, "-c", _RUNNER],
