@@ -230,7 +230,7 @@ class MakeTyper:
         """
         if ctx.args and len(ctx.args[0]) == 1:
             env_id = _literal_expr(ctx.args[0][0])
-            if env_id is not None and self.known(env_id) is None:
+            if env_id is not None and self.known(env_id) is None and not _prefixed(env_id):
                 ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
         return ctx.default_signature
 
@@ -320,3 +320,12 @@ def refine(typ: Type, types: EnvTypes, inner: EnvTypes | None = None) -> Type:
         for old, new in zip(proper.args, wanted, strict=True)
     ]
     return proper.copy_modified(args=args)
+
+
+def _prefixed(env_id: str) -> bool:
+    """Whether `env_id` reaches another library's registry (``gymnasium:...``): its types
+    are unknown until run time, so it is typed like any env, never an unknown id."""
+    from protogym.registration.registry import BUILTIN_ID_PREFIXES
+
+    prefix, colon, _ = env_id.partition(":")
+    return bool(colon) and prefix in BUILTIN_ID_PREFIXES

@@ -10,6 +10,7 @@ in a `PluginWarning`; nothing is taken over silently.
 from __future__ import annotations
 
 import difflib
+import importlib
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -31,6 +32,12 @@ from protogym.registration.env_spec import (
     parse_env_id,
 )
 
+BUILTIN_ID_PREFIXES: Mapping[str, str] = MappingProxyType(
+    {"gymnasium": "protogym.interop.gymnasium:gymnasium_env_spec"}
+)
+"""Id prefixes every registry knows: ``gymnasium:[module:]id`` makes an id of Gymnasium's
+registry (needs the `gymnasium` extra; the module is imported only then)."""
+
 
 class Registry(Mapping[str, EnvSpec]):
     """Environment specs by id and wrapper specs by name, filled by code and by plugins."""
@@ -43,6 +50,7 @@ class Registry(Mapping[str, EnvSpec]):
         self._discover = discover
         self._current_plugin: str | None = None
         self._newest: dict[tuple[str | None, str], int] | None = None
+        self._id_prefixes: dict[str, str | Callable[[str], EnvSpec]] = dict(BUILTIN_ID_PREFIXES)
 
     # -- discovery ---------------------------------------------------------------------
 
@@ -162,6 +170,29 @@ class Registry(Mapping[str, EnvSpec]):
         self._newest = None
         return spec
 
+    def register_id_prefix(self, prefix: str, resolver: str | Callable[[str], EnvSpec]) -> None:
+        """Let ids spelled ``prefix:rest`` reach another library's registry.
+
+        `resolver` (a callable, or "module:function" imported on first use) turns `rest` into
+        the `EnvSpec` that `make` builds. The registry asks it only for ids it does not hold.
+        """
+        if not prefix.isidentifier():
+            raise RegistrationError(
+                f"an id prefix must be an identifier such as 'gymnasium', got {prefix!r}"
+            )
+        self._id_prefixes[prefix] = resolver
+
+    def _resolve_prefixed(self, env_id: str) -> EnvSpec | None:
+        prefix, colon, rest = env_id.partition(":")
+        resolver = self._id_prefixes.get(prefix) if colon else None
+        if resolver is None:
+            return None
+        if isinstance(resolver, str):
+            module_name, _, attribute = resolver.partition(":")
+            resolver = getattr(importlib.import_module(module_name), attribute)
+            assert callable(resolver)
+        return resolver(rest)
+
     def unregister(self, env_id: str) -> EnvSpec:
         """Remove `env_id` and return its spec (for tests, and for replacing a plugin's id)."""
         if env_id not in self:
@@ -222,7 +253,10 @@ class Registry(Mapping[str, EnvSpec]):
         """
         spec = self.get(env_id)
         if spec is None:
-            raise self._missing(env_id)
+            spec = self._resolve_prefixed(env_id)
+            if spec is None:
+                raise self._missing(env_id)
+            return spec
         namespace, name, version = parse_env_id(env_id)
         newest = self._newest_versions().get((namespace, name))
         if version is not None and newest is not None and newest > version:

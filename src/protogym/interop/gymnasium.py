@@ -1,0 +1,541 @@
+"""Gymnasium interop: protogym envs, spaces and vector envs as Gymnasium's, and back.
+
+- `to_gymnasium(env)` is a real `gymnasium.Env` over a protogym env (structural or not), so
+  Gymnasium's wrappers and checker, and every trainer that wants a Gymnasium env, take it.
+  `from_gymnasium(env)` is the reverse, with protogym spaces, so protogym's wrappers,
+  `check_env` and vector envs work on any Gymnasium env.
+- `to_gymnasium_space` / `from_gymnasium_space` convert every space kind, nested.
+- `to_gymnasium_vector` / `from_gymnasium_vector` convert vector envs, with the autoreset mode
+  (Gymnasium's `metadata["autoreset_mode"]`) and the same-step info keys carried over.
+- Ids both ways. Importing this module registers every protogym id in Gymnasium's registry
+  under the namespace ``protogym`` (a namespaced id ``acme/Corridor-v0`` becomes
+  ``protogym.acme/Corridor-v0``), so with Gymnasium's own ``module:id`` syntax an id-driven
+  tool needs no code: ``gymnasium.make("protogym.interop.gymnasium:protogym/CartPole-v1")``.
+  The other way, ``protogym.make("gymnasium:CartPole-v1")`` makes any id of Gymnasium's
+  registry, and ``protogym.make("gymnasium:ale_py:ALE/Pong-v5")`` first imports the package
+  that registers it, as Gymnasium's ``module:id`` does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, SupportsFloat, cast
+
+import numpy as np
+
+import protogym
+from protogym import spaces
+from protogym.core import Env
+from protogym.error import UnregisteredEnv
+from protogym.interop._optional import missing_extra
+from protogym.registration import EnvSpec
+from protogym.registration.env_spec import parse_env_id
+from protogym.spaces.space import Space
+from protogym.vector.vector_env import AutoresetMode, VectorEnv, VectorEnvBase
+
+try:
+    import gymnasium
+    import gymnasium.spaces as gspaces
+    from gymnasium.vector import AutoresetMode as GymnasiumAutoresetMode
+except ImportError as error:  # pragma: no cover - exercised without the extra
+    raise missing_extra("gymnasium", "gymnasium", "protogym.interop.gymnasium") from error
+
+__all__ = [
+    "GymnasiumEnv",
+    "GymnasiumVectorEnv",
+    "ProtogymEnv",
+    "ProtogymVectorEnv",
+    "from_gymnasium",
+    "from_gymnasium_space",
+    "from_gymnasium_vector",
+    "gymnasium_id",
+    "make_gymnasium_env",
+    "register_gymnasium_ids",
+    "to_gymnasium",
+    "to_gymnasium_space",
+    "to_gymnasium_vector",
+]
+
+GYMNASIUM_NAMESPACE = "protogym"
+
+# -- spaces --------------------------------------------------------------------------------
+
+
+def to_gymnasium_space(space: Space[Any]) -> gymnasium.Space[Any]:
+    """The Gymnasium space of the same kind, shape, dtype, bounds and start as `space`."""
+    for kind, convert in _TO_GYMNASIUM:
+        if isinstance(space, kind):
+            return convert(space)
+    raise TypeError(
+        f"to_gymnasium_space cannot convert {space!r} ({type(space).__name__}): Gymnasium has "
+        "counterparts of Box, Discrete, MultiBinary, MultiDiscrete, Tuple, Dict, Text, "
+        "Sequence, Graph and OneOf only"
+    )
+
+
+def from_gymnasium_space(space: gymnasium.Space[Any]) -> Space[Any]:
+    """The protogym space of the same kind, shape, dtype, bounds and start as `space`."""
+    for kind, convert in _FROM_GYMNASIUM:
+        if isinstance(space, kind):
+            return convert(space)
+    raise TypeError(
+        f"from_gymnasium_space cannot convert {space!r} ({type(space).__name__}): protogym "
+        "has counterparts of Gymnasium's Box, Discrete, MultiBinary, MultiDiscrete, Tuple, "
+        "Dict, Text, Sequence, Graph and OneOf only"
+    )
+
+
+def _graph_to(space: spaces.Graph) -> gspaces.Graph:
+    edge = space.edge_space
+    return gspaces.Graph(
+        node_space=cast(Any, to_gymnasium_space(space.node_space)),
+        edge_space=None if edge is None else cast(Any, to_gymnasium_space(edge)),
+    )
+
+
+def _graph_from(space: gspaces.Graph) -> spaces.Graph:
+    edge = space.edge_space
+    return spaces.Graph(
+        node_space=cast(Any, from_gymnasium_space(space.node_space)),
+        edge_space=None if edge is None else cast(Any, from_gymnasium_space(edge)),
+    )
+
+
+_TO_GYMNASIUM: tuple[tuple[type[Any], Callable[[Any], gymnasium.Space[Any]]], ...] = (
+    (spaces.Box, lambda s: gspaces.Box(s.low, s.high, s.shape, s.dtype)),
+    (spaces.Discrete, lambda s: gspaces.Discrete(int(s.n), start=int(s.start))),
+    (spaces.MultiBinary, lambda s: gspaces.MultiBinary(s.n)),
+    (spaces.MultiDiscrete, lambda s: gspaces.MultiDiscrete(s.nvec, s.dtype, start=s.start)),
+    (spaces.Tuple, lambda s: gspaces.Tuple(tuple(map(to_gymnasium_space, s.spaces)))),
+    (
+        spaces.Dict,
+        lambda s: gspaces.Dict(
+            OrderedDict((key, to_gymnasium_space(sub)) for key, sub in s.spaces.items())
+        ),
+    ),
+    (
+        spaces.Text,
+        lambda s: gspaces.Text(s.max_length, min_length=s.min_length, charset=s.character_set),
+    ),
+    (
+        spaces.Sequence,
+        lambda s: gspaces.Sequence(to_gymnasium_space(s.feature_space), stack=s.stack),
+    ),
+    (spaces.Graph, _graph_to),
+    (spaces.OneOf, lambda s: gspaces.OneOf(tuple(map(to_gymnasium_space, s.spaces)))),
+)
+
+_FROM_GYMNASIUM: tuple[tuple[type[Any], Callable[[Any], Space[Any]]], ...] = (
+    (gspaces.Box, lambda s: spaces.Box(s.low, s.high, s.shape, s.dtype)),
+    (gspaces.Discrete, lambda s: spaces.Discrete(int(s.n), start=int(s.start))),
+    (gspaces.MultiBinary, lambda s: spaces.MultiBinary(s.n)),
+    (gspaces.MultiDiscrete, lambda s: spaces.MultiDiscrete(s.nvec, s.dtype, start=s.start)),
+    (gspaces.Tuple, lambda s: spaces.Tuple(tuple(map(from_gymnasium_space, s.spaces)))),
+    (
+        gspaces.Dict,
+        lambda s: spaces.Dict(
+            [(key, from_gymnasium_space(sub)) for key, sub in s.spaces.items()], sort_keys=False
+        ),
+    ),
+    (
+        gspaces.Text,
+        lambda s: spaces.Text(s.max_length, min_length=s.min_length, charset=s.character_set),
+    ),
+    (
+        gspaces.Sequence,
+        lambda s: spaces.Sequence(from_gymnasium_space(s.feature_space), stack=s.stack),
+    ),
+    (gspaces.Graph, _graph_from),
+    (gspaces.OneOf, lambda s: spaces.OneOf(tuple(map(from_gymnasium_space, s.spaces)))),
+)
+
+# -- single envs ---------------------------------------------------------------------------
+
+
+class GymnasiumEnv(gymnasium.Env[Any, Any]):
+    """A `gymnasium.Env` over a protogym env; every call goes straight to the inner env.
+
+    `reset(seed=)` seeds exactly as the inner env does, so both give the same trajectory.
+    `np_random` is the inner env's generator; `unwrapped` is this adapter (Gymnasium code
+    expects a `gymnasium.Env` there), and attributes it lacks are read from the inner env's
+    `unwrapped`, so ``env.unwrapped.state`` reaches a CartPole's state.
+    """
+
+    def __init__(self, env: Env[Any, Any]) -> None:
+        _require_env(env, "to_gymnasium")
+        self.protogym_env = env
+        self.observation_space = to_gymnasium_space(env.observation_space)
+        self.action_space = to_gymnasium_space(env.action_space)
+        self.metadata = dict(env.metadata)
+        self.render_mode = env.render_mode
+        protogym_spec = getattr(env, "spec", None)
+        self.spec = _gymnasium_spec(protogym_spec) if isinstance(protogym_spec, EnvSpec) else None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        return self.protogym_env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        return self.protogym_env.step(action)
+
+    def render(self) -> Any:
+        return self.protogym_env.render()
+
+    def close(self) -> None:
+        self.protogym_env.close()
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        generator = self._np_random
+        if generator is None:
+            generator, _ = gymnasium.utils.seeding.np_random()
+            self._np_random = generator
+        return generator
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._np_random = value
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """The inner env's generator (what Gymnasium's checker reads), or this adapter's own
+        for a structural env that has none."""
+        inner = _inner_unwrapped(self.protogym_env)
+        if hasattr(inner, "np_random"):
+            return cast(np.random.Generator, inner.np_random)
+        return cast("np.random.Generator | None", self.__dict__.get("_own_np_random"))
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        inner = _inner_unwrapped(self.protogym_env)
+        if hasattr(inner, "np_random"):
+            inner.np_random = value
+        else:
+            self.__dict__["_own_np_random"] = value
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or "protogym_env" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(_inner_unwrapped(self.__dict__["protogym_env"]), name)
+
+    def __str__(self) -> str:
+        return f"<GymnasiumEnv<{self.protogym_env}>>"
+
+
+class ProtogymEnv(protogym.Env[Any, Any]):
+    """A protogym env over a `gymnasium.Env`, with protogym spaces; calls go straight through."""
+
+    observation_space: Space[Any]
+    action_space: Space[Any]
+    metadata: dict[str, Any]
+    render_mode: str | None
+
+    def __init__(self, env: gymnasium.Env[Any, Any]) -> None:
+        if not isinstance(env, gymnasium.Env):
+            raise TypeError(
+                f"from_gymnasium needs a gymnasium.Env, got {env!r} ({type(env).__name__}); "
+                "for a protogym env use it as it is"
+            )
+        self.gymnasium_env = env
+        self.observation_space = from_gymnasium_space(env.observation_space)
+        self.action_space = from_gymnasium_space(env.action_space)
+        self.metadata = dict(env.metadata)
+        self.render_mode = env.render_mode
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        return self.gymnasium_env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        return self.gymnasium_env.step(action)
+
+    def render(self) -> Any:
+        return self.gymnasium_env.render()
+
+    def close(self) -> None:
+        self.gymnasium_env.close()
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return self.gymnasium_env.np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self.gymnasium_env.np_random = value
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or "gymnasium_env" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(self.__dict__["gymnasium_env"].unwrapped, name)
+
+    def __str__(self) -> str:
+        return f"<ProtogymEnv<{self.gymnasium_env}>>"
+
+
+def to_gymnasium(env: Env[Any, Any]) -> GymnasiumEnv:
+    """`env` as a `gymnasium.Env` (see `GymnasiumEnv`)."""
+    return GymnasiumEnv(env)
+
+
+def from_gymnasium(env: gymnasium.Env[Any, Any]) -> ProtogymEnv:
+    """A Gymnasium env as a protogym env (see `ProtogymEnv`)."""
+    return ProtogymEnv(env)
+
+
+def _require_env(env: object, purpose: str) -> None:
+    if isinstance(env, gymnasium.Env):
+        raise TypeError(
+            f"{purpose} got {env!r}, which is already a gymnasium.Env; use it as it is, or "
+            "from_gymnasium() to make it a protogym env"
+        )
+    if not isinstance(env, Env):
+        raise TypeError(
+            f"{purpose} needs a protogym env (reset, step, render, close, action_space, "
+            f"observation_space, metadata, render_mode), got {env!r} ({type(env).__name__})"
+        )
+
+
+def _inner_unwrapped(env: Any) -> Any:
+    return getattr(env, "unwrapped", env)
+
+
+def _gymnasium_spec(spec: EnvSpec) -> gymnasium.envs.registration.EnvSpec:
+    """Gymnasium's spec of a protogym spec: the id in the ``protogym`` namespace."""
+    return gymnasium.envs.registration.EnvSpec(
+        id=gymnasium_id(spec.id),
+        entry_point=functools.partial(_made_for_gymnasium, spec.id),
+        reward_threshold=spec.reward_threshold,
+        nondeterministic=spec.nondeterministic,
+        max_episode_steps=spec.max_episode_steps,
+        order_enforce=spec.order_enforce,
+        disable_env_checker=spec.disable_env_checker,
+        kwargs=dict(spec.kwargs),
+        vector_entry_point=functools.partial(_made_vector_for_gymnasium, spec.id),
+    )
+
+
+# -- vector envs ---------------------------------------------------------------------------
+
+_TO_GYMNASIUM_MODE = {
+    AutoresetMode.SAME_STEP: GymnasiumAutoresetMode.SAME_STEP,
+    AutoresetMode.NEXT_STEP: GymnasiumAutoresetMode.NEXT_STEP,
+    AutoresetMode.DISABLED: GymnasiumAutoresetMode.DISABLED,
+}
+_FROM_GYMNASIUM_MODE = {value: key for key, value in _TO_GYMNASIUM_MODE.items()}
+# protogym's same-step info keys (the Gym 0.26 names) and Gymnasium 1.x's
+_FINAL_KEYS = {"final_observation": "final_obs", "_final_observation": "_final_obs"}
+_FINAL_KEYS_BACK = {value: key for key, value in _FINAL_KEYS.items()}
+
+
+def _renamed(infos: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    if not any(key in infos for key in names):
+        return infos
+    return {names.get(key, key): value for key, value in infos.items()}
+
+
+class GymnasiumVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
+    """A `gymnasium.vector.VectorEnv` over a protogym vector env, autoreset mode included."""
+
+    def __init__(self, vector_env: VectorEnv[Any, Any, Any]) -> None:
+        if not isinstance(vector_env, VectorEnv):
+            raise TypeError(
+                f"to_gymnasium_vector needs a protogym vector env, got {vector_env!r} "
+                f"({type(vector_env).__name__})"
+            )
+        self.protogym_vector_env = vector_env
+        self.num_envs = vector_env.num_envs
+        self.single_observation_space = to_gymnasium_space(vector_env.single_observation_space)
+        self.single_action_space = to_gymnasium_space(vector_env.single_action_space)
+        self.observation_space = to_gymnasium_space(vector_env.observation_space)
+        self.action_space = to_gymnasium_space(vector_env.action_space)
+        mode = AutoresetMode(vector_env.autoreset_mode)
+        self.metadata = {**vector_env.metadata, "autoreset_mode": _TO_GYMNASIUM_MODE[mode]}
+        self.render_mode = vector_env.render_mode
+        self._same_step = mode is AutoresetMode.SAME_STEP
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        return self.protogym_vector_env.reset(seed=seed, options=options)
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        obs, rewards, terminations, truncations, infos = self.protogym_vector_env.step(actions)
+        if self._same_step:
+            infos = _renamed(infos, _FINAL_KEYS)
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> Any:
+        return self.protogym_vector_env.render()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.protogym_vector_env.close()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or "protogym_vector_env" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(self.__dict__["protogym_vector_env"], name)
+
+
+class ProtogymVectorEnv(VectorEnvBase[Any, Any, Any]):
+    """A protogym vector env over a `gymnasium.vector.VectorEnv`, autoreset mode included."""
+
+    single_observation_space: Space[Any]
+    single_action_space: Space[Any]
+    observation_space: Space[Any]
+    action_space: Space[Any]
+    autoreset_mode: AutoresetMode
+
+    def __init__(self, vector_env: gymnasium.vector.VectorEnv[Any, Any, Any]) -> None:
+        if not isinstance(vector_env, gymnasium.vector.VectorEnv):
+            raise TypeError(
+                f"from_gymnasium_vector needs a gymnasium.vector.VectorEnv, got {vector_env!r} "
+                f"({type(vector_env).__name__})"
+            )
+        self.gymnasium_vector_env = vector_env
+        self.num_envs = vector_env.num_envs
+        self.single_observation_space = from_gymnasium_space(vector_env.single_observation_space)
+        self.single_action_space = from_gymnasium_space(vector_env.single_action_space)
+        self.observation_space = from_gymnasium_space(vector_env.observation_space)
+        self.action_space = from_gymnasium_space(vector_env.action_space)
+        gym_mode = vector_env.metadata.get("autoreset_mode", GymnasiumAutoresetMode.NEXT_STEP)
+        if isinstance(gym_mode, str):
+            gym_mode = GymnasiumAutoresetMode(gym_mode)
+        self.autoreset_mode = _FROM_GYMNASIUM_MODE[gym_mode]
+        self.metadata = {**vector_env.metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = vector_env.render_mode
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        return self.gymnasium_vector_env.reset(
+            seed=list(seed) if isinstance(seed, Sequence) else seed,  # type: ignore[arg-type]
+            options=options,
+        )
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        obs, rewards, terminations, truncations, infos = self.gymnasium_vector_env.step(actions)
+        if self.autoreset_mode is AutoresetMode.SAME_STEP:
+            infos = _renamed(infos, _FINAL_KEYS_BACK)
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> Any:
+        return self.gymnasium_vector_env.render()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.gymnasium_vector_env.close()
+            self.closed = True
+
+
+def to_gymnasium_vector(vector_env: VectorEnv[Any, Any, Any]) -> GymnasiumVectorEnv:
+    """A protogym vector env as a Gymnasium one (see `GymnasiumVectorEnv`)."""
+    return GymnasiumVectorEnv(vector_env)
+
+
+def from_gymnasium_vector(
+    vector_env: gymnasium.vector.VectorEnv[Any, Any, Any],
+) -> ProtogymVectorEnv:
+    """A Gymnasium vector env as a protogym one (see `ProtogymVectorEnv`)."""
+    return ProtogymVectorEnv(vector_env)
+
+
+# -- ids -----------------------------------------------------------------------------------
+
+
+def gymnasium_id(protogym_id: str) -> str:
+    """The id under which Gymnasium knows protogym's `protogym_id`."""
+    namespace, name, version = parse_env_id(protogym_id)
+    prefix = GYMNASIUM_NAMESPACE if namespace is None else f"{GYMNASIUM_NAMESPACE}.{namespace}"
+    return gymnasium.envs.registration.get_env_id(prefix, name, version)
+
+
+def register_gymnasium_ids() -> list[str]:
+    """Register every protogym id in Gymnasium's registry; returns the Gymnasium ids.
+
+    Runs when this module is imported; call it again after registering ids in code.
+    """
+    added = []
+    for spec in protogym.registry.values():
+        gym_spec = _gymnasium_spec(spec)
+        if gym_spec.id not in gymnasium.registry:
+            gymnasium.registry[gym_spec.id] = gym_spec
+            added.append(gym_spec.id)
+    return added
+
+
+def _made_for_gymnasium(protogym_id: str, **kwargs: Any) -> GymnasiumEnv:
+    """The entry point of protogym ids in Gymnasium's registry.
+
+    Gymnasium's `make` adds its own time limit, order enforcing and checker, so the
+    protogym env is built without them.
+    """
+    bare = protogym.spec(protogym_id).evolve(max_episode_steps=None, order_enforce=False)
+    return GymnasiumEnv(protogym.make(bare, disable_env_checker=True, **kwargs))
+
+
+def _made_vector_for_gymnasium(
+    protogym_id: str,
+    num_envs: int,
+    autoreset_mode: GymnasiumAutoresetMode | str = GymnasiumAutoresetMode.NEXT_STEP,
+    **kwargs: Any,
+) -> GymnasiumVectorEnv:
+    """The vector entry point of protogym ids: next-step autoreset, as Gymnasium's default."""
+    mode = GymnasiumAutoresetMode(autoreset_mode)
+    vector_env = protogym.make_vec(
+        protogym_id,
+        num_envs,
+        vector_kwargs={"autoreset_mode": _FROM_GYMNASIUM_MODE[mode]},
+        **kwargs,
+    )
+    return GymnasiumVectorEnv(vector_env)
+
+
+def make_gymnasium_env(gymnasium_id: str, **kwargs: Any) -> ProtogymEnv:
+    """The entry point of ``gymnasium:[module:]id`` specs: Gymnasium's env, without the
+    time limit, order enforcing and checker that protogym's `make` adds itself."""
+    spec = dataclasses.replace(
+        _gymnasium_registry_spec(gymnasium_id),
+        max_episode_steps=None,
+        order_enforce=False,
+        disable_env_checker=True,
+    )
+    return ProtogymEnv(gymnasium.make(spec, **kwargs))
+
+
+def gymnasium_env_spec(gymnasium_id: str) -> EnvSpec:
+    """The protogym spec of ``gymnasium:<gymnasium_id>``: what `protogym.make` builds."""
+    found = _gymnasium_registry_spec(gymnasium_id)
+    return EnvSpec(
+        id=f"gymnasium:{gymnasium_id}",
+        entry_point=f"{__name__}:make_gymnasium_env",
+        kwargs={"gymnasium_id": gymnasium_id, **found.kwargs},
+        max_episode_steps=found.max_episode_steps,
+        reward_threshold=found.reward_threshold,
+        nondeterministic=found.nondeterministic,
+    )
+
+
+def _gymnasium_registry_spec(gymnasium_id: str) -> gymnasium.envs.registration.EnvSpec:
+    module, _, env_id = gymnasium_id.rpartition(":")
+    if module:
+        importlib.import_module(module)
+    try:
+        return gymnasium.spec(env_id)
+    except gymnasium.error.Error as error:
+        raise UnregisteredEnv(
+            f"Gymnasium has no environment {env_id!r} ({error}). If a package registers it "
+            f"on import, name the package first: 'gymnasium:<package>:{env_id}', for example "
+            "'gymnasium:ale_py:ALE/Pong-v5'"
+        ) from None
+
+
+register_gymnasium_ids()
