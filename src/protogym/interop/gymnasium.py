@@ -9,8 +9,9 @@
   (Gymnasium's `metadata["autoreset_mode"]`) and the same-step info keys carried over.
 - Ids both ways. Importing this module registers every protogym id in Gymnasium's registry
   under the namespace ``protogym`` (a namespaced id ``acme/Corridor-v0`` becomes
-  ``protogym.acme/Corridor-v0``), so with Gymnasium's own ``module:id`` syntax an id-driven
-  tool needs no code: ``gymnasium.make("protogym.interop.gymnasium:protogym/CartPole-v1")``.
+  ``protogym-acme/Corridor-v0``: Gymnasium's namespaces allow no ``/`` or ``.``), so with
+  Gymnasium's own ``module:id`` syntax an id-driven tool needs no code:
+  ``gymnasium.make("protogym.interop.gymnasium:protogym/CartPole-v1")``.
   The other way, ``protogym.make("gymnasium:CartPole-v1")`` makes any id of Gymnasium's
   registry, and ``protogym.make("gymnasium:ale_py:ALE/Pong-v5")`` first imports the package
   that registers it, as Gymnasium's ``module:id`` does.
@@ -153,6 +154,39 @@ _FROM_GYMNASIUM: tuple[tuple[type[Any], Callable[[Any], Space[Any]]], ...] = (
     (gspaces.OneOf, lambda s: spaces.OneOf(tuple(map(from_gymnasium_space, s.spaces)))),
 )
 
+def _graph_retyper(space: Any, graph_type: type[Any]) -> Callable[[Any], Any] | None:
+    """A function giving the graph instances inside elements of `space` the other library's
+    `GraphInstance` type (both are named tuples of the same fields), or None if `space`
+    holds no graph, so envs without graphs pay nothing."""
+    if isinstance(space, spaces.Graph | gspaces.Graph):
+        return lambda element: graph_type(*element)
+    if isinstance(space, spaces.Sequence | gspaces.Sequence):
+        inner = _graph_retyper(space.feature_space, graph_type)
+        return None if inner is None else lambda element: tuple(map(inner, element))
+    if isinstance(space, spaces.Dict | gspaces.Dict):
+        by_key = {key: _graph_retyper(sub, graph_type) for key, sub in space.spaces.items()}
+        if not any(by_key.values()):
+            return None
+        return lambda element: {
+            key: value if by_key[key] is None else by_key[key](value)  # type: ignore[misc]
+            for key, value in element.items()
+        }
+    if isinstance(space, spaces.Tuple | gspaces.Tuple | spaces.OneOf | gspaces.OneOf):
+        parts = [_graph_retyper(sub, graph_type) for sub in space.spaces]
+        if not any(parts):
+            return None
+        if isinstance(space, spaces.OneOf | gspaces.OneOf):
+            return lambda element: (
+                element[0],
+                element[1] if parts[element[0]] is None else parts[element[0]](element[1]),
+            )
+        return lambda element: tuple(
+            value if part is None else part(value)
+            for part, value in zip(parts, element, strict=True)
+        )
+    return None
+
+
 # -- single envs ---------------------------------------------------------------------------
 
 
@@ -172,16 +206,25 @@ class GymnasiumEnv(gymnasium.Env[Any, Any]):
         self.action_space = to_gymnasium_space(env.action_space)
         self.metadata = dict(env.metadata)
         self.render_mode = env.render_mode
+        self._retype_obs = _graph_retyper(env.observation_space, gspaces.GraphInstance)
+        self._retype_action = _graph_retyper(env.action_space, spaces.GraphInstance)
         protogym_spec = getattr(env, "spec", None)
         self.spec = _gymnasium_spec(protogym_spec) if isinstance(protogym_spec, EnvSpec) else None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        return self.protogym_env.reset(seed=seed, options=options)
+        obs, info = self.protogym_env.reset(seed=seed, options=options)
+        return (obs if self._retype_obs is None else self._retype_obs(obs)), info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
-        return self.protogym_env.step(action)
+        if self._retype_action is not None:
+            action = self._retype_action(action)
+        result = self.protogym_env.step(action)
+        if self._retype_obs is None:
+            return result
+        obs, reward, terminated, truncated, info = result
+        return self._retype_obs(obs), reward, terminated, truncated, info
 
     def render(self) -> Any:
         return self.protogym_env.render()
@@ -246,14 +289,22 @@ class ProtogymEnv(protogym.Env[Any, Any]):
         self.action_space = from_gymnasium_space(env.action_space)
         self.metadata = dict(env.metadata)
         self.render_mode = env.render_mode
+        self._retype_obs = _graph_retyper(env.observation_space, spaces.GraphInstance)
+        self._retype_action = _graph_retyper(env.action_space, gspaces.GraphInstance)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        return self.gymnasium_env.reset(seed=seed, options=options)
+        obs, info = self.gymnasium_env.reset(seed=seed, options=options)
+        return (obs if self._retype_obs is None else self._retype_obs(obs)), info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
-        return self.gymnasium_env.step(action)
+        if self._retype_action is not None:
+            action = self._retype_action(action)
+        obs, reward, terminated, truncated, info = self.gymnasium_env.step(action)
+        if self._retype_obs is not None:
+            obs = self._retype_obs(obs)
+        return obs, reward, terminated, truncated, info
 
     def render(self) -> Any:
         return self.gymnasium_env.render()
@@ -268,6 +319,15 @@ class ProtogymEnv(protogym.Env[Any, Any]):
     @np_random.setter
     def np_random(self, value: np.random.Generator) -> None:
         self.gymnasium_env.np_random = value
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """The Gymnasium env's generator, where protogym's checker looks for it."""
+        return self.gymnasium_env.unwrapped._np_random
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self.gymnasium_env.unwrapped._np_random = value
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or "gymnasium_env" not in self.__dict__:
@@ -454,7 +514,9 @@ def from_gymnasium_vector(
 def gymnasium_id(protogym_id: str) -> str:
     """The id under which Gymnasium knows protogym's `protogym_id`."""
     namespace, name, version = parse_env_id(protogym_id)
-    prefix = GYMNASIUM_NAMESPACE if namespace is None else f"{GYMNASIUM_NAMESPACE}.{namespace}"
+    prefix = GYMNASIUM_NAMESPACE
+    if namespace is not None:
+        prefix += "-" + namespace.replace(".", "-")
     return gymnasium.envs.registration.get_env_id(prefix, name, version)
 
 
@@ -478,7 +540,7 @@ def _made_for_gymnasium(protogym_id: str, **kwargs: Any) -> GymnasiumEnv:
     Gymnasium's `make` adds its own time limit, order enforcing and checker, so the
     protogym env is built without them.
     """
-    bare = protogym.spec(protogym_id).evolve(max_episode_steps=None, order_enforce=False)
+    bare = protogym.registry[protogym_id].evolve(max_episode_steps=None, order_enforce=False)
     return GymnasiumEnv(protogym.make(bare, disable_env_checker=True, **kwargs))
 
 
@@ -491,7 +553,7 @@ def _made_vector_for_gymnasium(
     """The vector entry point of protogym ids: next-step autoreset, as Gymnasium's default."""
     mode = GymnasiumAutoresetMode(autoreset_mode)
     vector_env = protogym.make_vec(
-        protogym_id,
+        protogym.registry[protogym_id],
         num_envs,
         vector_kwargs={"autoreset_mode": _FROM_GYMNASIUM_MODE[mode]},
         **kwargs,

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "protogym.plugins"
 SELECTION_ENV_VAR = "PROTOGYM_PLUGINS"
-FIRST_PARTY_DISTRIBUTIONS = frozenset({"protogym-classic-control", "protogym-toy-text"})
+FIRST_PARTY_DISTRIBUTIONS = frozenset(
+    {"protogym-classic-control", "protogym-toy-text", "protogym-box2d", "protogym-atari"}
+)
 """Distributions whose plugins are visited before any third party's, so they keep their ids."""
 
 _HOOKS = ("protogym_register_wrappers", "protogym_register_envs")
