@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from protogym.interop._optional import missing_extra
+from protogym.vector.sync_vector_env import set_sub_env_attr, sub_env_attr
 from protogym.vector.vector_env import AutoresetMode, VectorEnv
 
 try:
@@ -107,29 +108,35 @@ class Sb3VecEnv(VecEnv):
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         """Each sub-env's attribute; a native vector env has one value for all of them."""
+        chosen = list(self._get_indices(indices))
         vector_env = self.protogym_vector_env
+        sub_envs = getattr(vector_env, "envs", None)
+        if sub_envs is not None:
+            return [sub_env_attr(sub_envs[index], attr_name) for index in chosen]
         getter = getattr(vector_env, "get_attr", None)
         if getter is not None:
             values = list(getter(attr_name))
-        else:
-            values = [getattr(vector_env, attr_name)] * self.num_envs
-        return [values[index] for index in self._get_indices(indices)]
+            return [values[index] for index in chosen]
+        return [getattr(vector_env, attr_name)] * len(chosen)
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         chosen = list(self._get_indices(indices))
         vector_env = self.protogym_vector_env
-        if not hasattr(vector_env, "set_attr"):
-            if len(chosen) != self.num_envs:
-                raise ValueError(
-                    f"{type(vector_env).__name__} holds one {attr_name!r} for all sub-envs; "
-                    "set it without indices"
-                )
-            setattr(vector_env, attr_name, value)
+        sub_envs = getattr(vector_env, "envs", None)
+        if sub_envs is not None:
+            for index in chosen:
+                set_sub_env_attr(sub_envs[index], attr_name, value)
             return
-        values = self.get_attr(attr_name)
-        for index in chosen:
-            values[index] = value
-        vector_env.set_attr(attr_name, values)
+        if len(chosen) != self.num_envs:
+            raise ValueError(
+                f"{type(vector_env).__name__} sets {attr_name!r} on all sub-envs at once; "
+                "set it without indices"
+            )
+        setter = getattr(vector_env, "set_attr", None)
+        if setter is not None:
+            setter(attr_name, [value] * self.num_envs)
+        else:
+            setattr(vector_env, attr_name, value)
 
     def env_method(
         self,
@@ -143,7 +150,7 @@ class Sb3VecEnv(VecEnv):
         vector_env = self.protogym_vector_env
         sub_envs = getattr(vector_env, "envs", None)
         if sub_envs is not None:
-            methods = [getattr(sub_envs[index], method_name) for index in chosen]
+            methods = [sub_env_attr(sub_envs[index], method_name) for index in chosen]
             return [method(*method_args, **method_kwargs) for method in methods]
         if len(chosen) != self.num_envs:
             raise ValueError(

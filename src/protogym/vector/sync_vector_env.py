@@ -255,14 +255,14 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._check_open()
         results = []
         for env in self.envs:
-            member = _sub_env_attr(env, name)
+            member = sub_env_attr(env, name)
             results.append(member(*args, **kwargs) if callable(member) else member)
         return tuple(results)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Attribute `name` of every sub-env (looked up through its wrappers)."""
         self._check_open()
-        return tuple(_sub_env_attr(env, name) for env in self.envs)
+        return tuple(sub_env_attr(env, name) for env in self.envs)
 
     def set_attr(self, name: str, values: Any) -> None:
         """Set attribute `name` on every sub-env: a list/tuple gives one value each.
@@ -315,7 +315,7 @@ def set_sub_env_attr(env: Env[Any, Any], name: str, value: Any) -> None:
     setattr(layer, name, value)
 
 
-def _sub_env_attr(env: Env[Any, Any], name: str) -> Any:
+def sub_env_attr(env: Env[Any, Any], name: str) -> Any:
     getter = getattr(env, "get_wrapper_attr", None)
     if getter is not None:
         return getter(name)
