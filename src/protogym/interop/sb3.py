@@ -62,7 +62,8 @@ class Sb3VecEnv(VecEnv):
     def reset(self) -> VecEnvObs:
         seeds = None if all(seed is None for seed in self._seeds) else list(self._seeds)
         obs, infos = self.protogym_vector_env.reset(seed=seeds, options=self._one_options())
-        self.reset_infos = _per_env(infos, self.num_envs)
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        _add_per_env(self.reset_infos, infos)
         self._reset_seeds()
         self._reset_options()
         return obs  # type: ignore[no-any-return]
@@ -72,11 +73,11 @@ class Sb3VecEnv(VecEnv):
 
     def step_wait(self) -> VecEnvStepReturn:
         obs, rewards, terminated, truncated, infos = self.protogym_vector_env.step(self._actions)
-        dones = np.logical_or(terminated, truncated)
-        cut = np.logical_and(truncated, np.logical_not(terminated))
-        per_env = _per_env(infos, self.num_envs)
-        for index, flag in enumerate(cut.tolist()):
-            per_env[index]["TimeLimit.truncated"] = flag
+        dones = terminated | truncated
+        cut = truncated & ~terminated
+        per_env: list[dict[str, Any]] = [{"TimeLimit.truncated": flag} for flag in cut.tolist()]
+        if infos:
+            _add_per_env(per_env, infos)
         if dones.any():
             finals = infos["final_observation"]
             final_infos = infos.get("final_info")
@@ -168,19 +169,17 @@ class Sb3VecEnv(VecEnv):
         return [False for _ in self._get_indices(indices)]
 
 
-def _per_env(infos: dict[str, Any], num_envs: int) -> list[dict[str, Any]]:
-    """protogym's batched infos (arrays with `_key` masks) as one dict per sub-env."""
-    per_env: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+def _add_per_env(per_env: list[dict[str, Any]], infos: dict[str, Any]) -> None:
+    """Spread protogym's batched infos (arrays with `_key` masks) over one dict per sub-env."""
     for key, values in infos.items():
         if key.startswith("_") or key in ("final_observation", "final_info"):
             continue
         mask = infos.get(f"_{key}")
         indices: Iterable[int] = (
-            np.flatnonzero(mask).tolist() if mask is not None else range(num_envs)
+            np.flatnonzero(mask).tolist() if mask is not None else range(len(per_env))
         )
         for index in indices:
             per_env[index][key] = values[index]
-    return per_env
 
 
 def to_sb3_vec_env(vector_env: VectorEnv[Any, Any, Any]) -> Sb3VecEnv:
