@@ -35,6 +35,7 @@ GYMNASIUM_WRAPPERS = {
     "StickyAction", "RepeatAction", "ClipReward", "TransformReward", "NormalizeReward",
     "TimeLimit", "Autoreset", "PassiveEnvChecker", "OrderEnforcing", "RecordEpisodeStatistics",
     "AddWhiteNoise", "ObstructView", "RenderCollection", "RecordVideo", "HumanRendering",
+    "NumpyToTorch", "TorchToNumpy",
 }
 
 

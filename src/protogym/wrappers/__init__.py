@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     )
     from protogym.wrappers.stateful_reward import NormalizeReward
     from protogym.wrappers.step_compatibility import StepCompatibility
+    from protogym.wrappers.tensor import NumpyToTorch, TorchToNumpy
     from protogym.wrappers.transform_action import (
         ClipAction,
         DiscretizeAction,
@@ -79,6 +80,7 @@ __all__ = [
     "MaxAndSkipObservation",
     "NormalizeObservation",
     "NormalizeReward",
+    "NumpyToTorch",
     "ObstructView",
     "OrderEnforcing",
     "PassiveEnvChecker",
@@ -94,6 +96,7 @@ __all__ = [
     "StickyAction",
     "TimeAwareObservation",
     "TimeLimit",
+    "TorchToNumpy",
     "TransformAction",
     "TransformObservation",
     "TransformReward",

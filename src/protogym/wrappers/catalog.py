@@ -50,6 +50,8 @@ WRAPPER_MODULES: Mapping[str, str] = MappingProxyType(
         "TransformReward": "transform_reward",
         "ClipReward": "transform_reward",
         "NormalizeReward": "stateful_reward",
+        "NumpyToTorch": "tensor",
+        "TorchToNumpy": "tensor",
     }
 )
 
