@@ -262,3 +262,22 @@ def _small(frame: Any) -> np.ndarray:
     array = np.asarray(frame, dtype=np.uint8)
     stride = max(1, -(-max(array.shape[:2]) // MAX_SIDE))
     return array[::stride, ::stride]
+
+
+def main(argv: list[str]) -> None:
+    """``python scripts/docs_gallery.py ID OUT.gif``: one gallery animation, e.g. for the
+    README (the site build writes all of them itself)."""
+    if len(argv) != 2:
+        raise SystemExit("usage: python scripts/docs_gallery.py ENV_ID OUT.gif")
+    env_id, out = argv
+    image = _animation(protogym.spec(env_id))
+    if image is None:
+        raise SystemExit(f"{env_id} has no rgb_array render mode to animate")
+    with open(out, "wb") as file:
+        file.write(image)
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
