@@ -14,13 +14,16 @@ import difflib
 from collections.abc import Callable
 
 from mypy.errorcodes import ErrorCode
+from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import (
+    ARG_STAR2,
     Expression,
     ListExpr,
     MypyFile,
     NameExpr,
     RefExpr,
     StrExpr,
+    SymbolNode,
     TupleExpr,
     TypeInfo,
     Var,
@@ -33,18 +36,19 @@ from mypy.types import (
     LiteralType,
     NoneType,
     Type,
+    TypeOfAny,
     UnionType,
     get_proper_type,
 )
 
 from protogym.mypy.batched import Batcher, Lookup
+from protogym.mypy.constructor_kwargs import check_kwargs, constructor_of
 from protogym.mypy.env_types import (
     EnvTypes,
     env_info_of,
     env_types,
     instance_of,
     lookup_attribute,
-    vector_env_info_of,
     wrapped_types,
     wrapper_info_of,
 )
@@ -55,6 +59,8 @@ from protogym.mypy.known_ids import (
     scan_registrations,
     split_entry_point,
 )
+from protogym.mypy.wrapper_calls import innermost as innermost_of
+from protogym.mypy.wrapper_calls import with_unwrapped
 
 ENV_ID = ErrorCode("protogym-env-id", "An env id that the registry does not know", "protogym")
 
@@ -192,47 +198,73 @@ class MakeTyper:
 
     # -- types -------------------------------------------------------------------------
 
-    def types_of(self, env: KnownEnv) -> EnvTypes | None:
-        """The env's ObsType and ActType, if its class is in mypy's build."""
+    def entry_node(self, env: KnownEnv) -> SymbolNode | None:
+        """The class or factory that the id's entry point names, if it is in the build."""
         modules = self._modules()
         module, attribute = split_entry_point(env.entry_point)
-        node = None
         if module is not None and attribute is not None:
-            node = lookup_attribute(modules, module, attribute)
-        elif isinstance(env, SourceRegistration) and env.class_ref is not None:
-            node = lookup_attribute(modules, env.module_id, env.class_ref)
-        inst = instance_of(node) if node is not None else None
-        if inst is None:
-            return None
-        return env_types(inst, env_info_of(modules), env.api)
+            return lookup_attribute(modules, module, attribute)
+        if isinstance(env, SourceRegistration) and env.class_ref is not None:
+            return lookup_attribute(modules, env.module_id, env.class_ref)
+        return None
 
-    def vector_types(self, env: KnownEnv) -> EnvTypes | None:
-        """The batched types of the id's native vector env, if its class is in the build."""
-        modules = self._modules()
+    def vector_node(self, env: KnownEnv) -> SymbolNode | None:
         module, attribute = split_entry_point(env.vector_entry_point)
         if module is None or attribute is None:
             return None
-        node = lookup_attribute(modules, module, attribute)
+        return lookup_attribute(self._modules(), module, attribute)
+
+    def types_of(self, env: KnownEnv) -> EnvTypes | None:
+        """The env's ObsType and ActType, if its class is in mypy's build."""
+        node = self.entry_node(env)
         inst = instance_of(node) if node is not None else None
         if inst is None:
             return None
-        return env_types(inst, vector_env_info_of(modules), "terminated_truncated")
+        return env_types(inst, env_info_of(self._modules()), env.api)
+
+    def vector_instance(self, env: KnownEnv) -> Instance | None:
+        """The id's native vector env class, if it is in the build."""
+        node = self.vector_node(env)
+        return instance_of(node) if node is not None else None
 
     # -- hooks -------------------------------------------------------------------------
 
     def check_id(self, ctx: FunctionSigContext) -> FunctionLike:
-        """Report an unknown literal id.
+        """Report an unknown literal id, and keyword arguments its constructor rejects.
 
         This runs as a signature hook because mypy resolves `make`'s overloads by checking
         each one with errors muted, and an error from the return-type hook would only make
         the overload look like a mismatch. mypy calls it once per overload item and drops
         the duplicate messages.
         """
-        if ctx.args and len(ctx.args[0]) == 1:
-            env_id = _literal_expr(ctx.args[0][0])
-            if env_id is not None and self.known(env_id) is None and not _prefixed(env_id):
-                ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
+        if not ctx.args or len(ctx.args[0]) != 1:
+            return ctx.default_signature
+        env_id = _literal_expr(ctx.args[0][0])
+        if env_id is None or _prefixed(env_id):
+            return ctx.default_signature
+        env = self.known(env_id)
+        if env is None:
+            ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
+        elif ARG_STAR2 in ctx.default_signature.arg_kinds:
+            self._check_kwargs(ctx, env_id, env)
         return ctx.default_signature
+
+    def _check_kwargs(self, ctx: FunctionSigContext, env_id: str, env: KnownEnv) -> None:
+        node = self.entry_node(env)
+        skip: frozenset[str] = frozenset()
+        if "num_envs" in ctx.default_signature.arg_names:  # make_vec
+            mode = _signature_literal(ctx, "vectorization_mode")
+            if mode is None and not _signature_passes(ctx, "vectorization_mode"):
+                mode = "vector_entry_point" if env.vector_entry_point else "sync"
+            if mode == "vector_entry_point":
+                node = self.vector_node(env)
+                skip = frozenset({"num_envs", "autoreset_mode"})
+            elif mode not in ("sync", "async"):
+                return
+        constructor = constructor_of(node, ctx) if node is not None else None
+        if constructor is not None:
+            owner = f'"{constructor_name(node)}" (the entry point of "{env_id}")'
+            check_kwargs(ctx, constructor, owner, skip)
 
     def through_wrappers(
         self, names: list[str], types: EnvTypes
@@ -258,13 +290,16 @@ class MakeTyper:
         names = wrapper_names(ctx)
         types = self.types_of(env) if env is not None else None
         wrapped = self.through_wrappers(names, types) if types and names is not None else None
-        if wrapped is None:
+        if env is None or wrapped is None:
             return ctx.default_return_type
         outer, inner = wrapped
-        return refine(ctx.default_return_type, outer, inner)
+        node = self.entry_node(env)
+        innermost = instance_of(node) if node is not None else None
+        return with_unwrapped(refine(ctx.default_return_type, outer, inner), innermost)
 
     def make_vec(self, ctx: FunctionContext) -> Type:
-        """Sync/async: the single env's types, batched; native: the vector class's types."""
+        """The mode's class: sync/async with the single env's types batched, or the id's
+        native class."""
         env_id = literal_str(ctx, 0)
         env = self.known(env_id) if env_id is not None else None
         names = wrapper_names(ctx)
@@ -276,19 +311,108 @@ class MakeTyper:
             mode = literal_str(ctx, mode_index) if mode_index is not None else None
         else:
             mode = "vector_entry_point" if env.vector_entry_point else "sync"
-        types: EnvTypes | None = None
         if mode == "vector_entry_point" and not names:
-            types = self.vector_types(env)
-        elif mode in ("sync", "async"):
-            single = self.types_of(env)
-            wrapped = self.through_wrappers(names, single) if single is not None else None
-            if wrapped is not None:
-                batcher = Batcher(ctx.api, self._lookup)
-                types = EnvTypes(batcher.batched(wrapped[0].obs), batcher.batched(wrapped[0].act))
-        if types is None:
+            native = self.vector_instance(env)
+            return native if native is not None else ctx.default_return_type
+        if mode not in _COPYING_MODES:
             return ctx.default_return_type
-        return refine(ctx.default_return_type, types)
+        single = self.types_of(env)
+        wrapped = self.through_wrappers(names, single) if single is not None else None
+        vector_class = self._class(_COPYING_MODES[mode])
+        if wrapped is None:
+            return ctx.default_return_type
+        batcher = Batcher(ctx.api, self._lookup)
+        types = EnvTypes(batcher.batched(wrapped[0].obs), batcher.batched(wrapped[0].act))
+        if vector_class is None:
+            return refine(ctx.default_return_type, types)
+        anything = AnyType(TypeOfAny.special_form)
+        return Instance(vector_class, [types.obs, types.act, anything])
 
+    def _class(self, fullname: str) -> TypeInfo | None:
+        symbol = self._lookup(fullname)
+        node = symbol.node if symbol is not None else None
+        return node if isinstance(node, TypeInfo) else None
+
+    def wrap(self, ctx: FunctionContext) -> Type:
+        """`wrap(env, "Name", **kwargs)`: the registered wrapper class's types."""
+        name = literal_str(ctx, 1)
+        if name is None or not ctx.arg_types or len(ctx.arg_types[0]) != 1:
+            return ctx.default_return_type
+        env_type = get_proper_type(ctx.arg_types[0][0])
+        node = self.wrapper_node(name)
+        wrapper_info = wrapper_info_of(self._modules())
+        if not isinstance(node, TypeInfo) or wrapper_info is None:
+            return ctx.default_return_type
+        inner = observed_types(env_type, wrapper_info, env_info_of(self._modules()))
+        if inner is None:
+            return ctx.default_return_type
+        outer = wrapped_types(node, wrapper_info, inner)
+        return with_unwrapped(refine(ctx.default_return_type, outer, inner), innermost_of(env_type))
+
+    def wrapper_node(self, name: str) -> SymbolNode | None:
+        module, attribute = split_entry_point(self._installed.wrappers.get(name))
+        if module is None or attribute is None:
+            return None
+        return lookup_attribute(self._modules(), module, attribute)
+
+    def check_wrap(self, ctx: FunctionSigContext) -> FunctionLike:
+        """`wrap(env, "Name", **kwargs)`: an unknown literal name, and kwargs the wrapper's
+        constructor rejects."""
+        if len(ctx.args) < 2 or len(ctx.args[1]) != 1:
+            return ctx.default_signature
+        name = _literal_expr(ctx.args[1][0])
+        if name is None:
+            return ctx.default_signature
+        if name not in self._installed.wrappers:
+            close = difflib.get_close_matches(name, list(self._installed.wrappers), n=3)
+            hint = "; did you mean " + " or ".join(f'"{c}"' for c in close) + "?" if close else ""
+            ctx.api.fail(f'Unknown wrapper name "{name}"{hint}', ctx.context, code=ENV_ID)
+            return ctx.default_signature
+        node = self.wrapper_node(name)
+        constructor = constructor_of(node, ctx) if node is not None else None
+        if constructor is not None:
+            owner = f'"{constructor_name(node)}" (the wrapper registered as "{name}")'
+            check_kwargs(ctx, constructor, owner, frozenset({"env"}))
+        return ctx.default_signature
+
+
+_COPYING_MODES = {
+    "sync": "protogym.vector.sync_vector_env.SyncVectorEnv",
+    "async": "protogym.vector.async_vector_env.AsyncVectorEnv",
+}
+
+
+def constructor_name(node: SymbolNode | None) -> str:
+    return node.name if node is not None else "?"
+
+
+def observed_types(env: Type, wrapper_info: TypeInfo, env_info: TypeInfo | None) -> EnvTypes | None:
+    """ObsType and ActType of an env value: a wrapper's outer types or an env class's."""
+    proper = get_proper_type(env)
+    if not isinstance(proper, Instance):
+        return None
+    if wrapper_info in proper.type.mro:
+        mapped = map_instance_to_supertype(proper, wrapper_info)
+        return EnvTypes(mapped.args[0], mapped.args[1])
+    return env_types(proper, env_info, "terminated_truncated")
+
+
+def _signature_literal(ctx: FunctionSigContext, name: str) -> str | None:
+    names = ctx.default_signature.arg_names
+    if name not in names:
+        return None
+    exprs = ctx.args[names.index(name)]
+    return _literal_expr(exprs[0]) if len(exprs) == 1 else None
+
+
+def _signature_passes(ctx: FunctionSigContext, name: str) -> bool:
+    names = ctx.default_signature.arg_names
+    if name not in names:
+        return False
+    exprs = ctx.args[names.index(name)]
+    return bool(exprs) and not (
+        len(exprs) == 1 and isinstance(exprs[0], NameExpr) and exprs[0].fullname == "builtins.None"
+    )
 
 
 def refine(typ: Type, types: EnvTypes, inner: EnvTypes | None = None) -> Type:

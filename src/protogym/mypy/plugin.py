@@ -5,7 +5,13 @@
   and an unknown literal id (there and in `spec("<id>")`) is an error with suggestions
   (`make_types`);
 - `register(...)` and a plugin's `registry.register(...)` have their entry point checked
-  (`register_check`).
+  (`register_check`);
+- `make`'s, `make_vec`'s and `wrap`'s keyword arguments are checked against the
+  constructor they reach (`constructor_kwargs`), `wrap(env, "Name")` is typed from the
+  registered wrapper class, and `env.unwrapped` is the innermost env's class through the
+  wrappers the plugin sees (`wrapper_calls`);
+- `spaces.Dict[TD]({...})` is checked against the TypedDict, and `FilterObservation` keeps
+  a TypedDict's kept keys (`typed_dict_obs`).
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
-from mypy.nodes import MypyFile
+from mypy.nodes import MypyFile, TypeInfo
 from mypy.plugin import (
+    AttributeContext,
     ClassDefContext,
     FunctionContext,
     FunctionSigContext,
@@ -30,6 +37,8 @@ from protogym.mypy.env_defaults import ENV_FULLNAME, add_env_defaults
 from protogym.mypy.known_ids import InstalledRegistry, installation_digest
 from protogym.mypy.make_types import MakeTyper
 from protogym.mypy.register_check import RegisterChecker
+from protogym.mypy.typed_dict_obs import DICT_SPACE_FULLNAME, check_dict_space
+from protogym.mypy.wrapper_calls import WRAPPER_FULLNAME, WrapperCalls, unwrapped_attribute
 
 _REGISTRATION = "protogym.registration."
 
@@ -58,6 +67,8 @@ class ProtogymPlugin(Plugin):
         self._installed = installed
         self._make = MakeTyper(installed, self._build_modules, self.lookup_fully_qualified)
         self._register = RegisterChecker(self._locator, self._build_modules)
+        self._wrappers = WrapperCalls(self._build_modules)
+        self._is_wrapper_class: dict[str, bool] = {}
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         # Called once per build (and again by the daemon when files change): what the
@@ -65,6 +76,7 @@ class ProtogymPlugin(Plugin):
         super().set_modules(modules)
         self._make.forget_build()
         self._locator.forget()
+        self._is_wrapper_class.clear()
 
     def _build_modules(self) -> dict[str, MypyFile]:
         return self._modules if self._modules is not None else {}
@@ -74,21 +86,49 @@ class ProtogymPlugin(Plugin):
             return add_env_defaults
         return None
 
+    def _wrapper_class(self, fullname: str) -> bool:
+        """Whether `fullname` is a subclass of `protogym.Wrapper` (a constructor call)."""
+        known = self._is_wrapper_class.get(fullname)
+        if known is None:
+            known = False
+            if self._modules is not None and "." in fullname:
+                symbol = self.lookup_fully_qualified(fullname)
+                node = symbol.node if symbol is not None else None
+                known = isinstance(node, TypeInfo) and node.has_base(WRAPPER_FULLNAME)
+            self._is_wrapper_class[fullname] = known
+        return known
+
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         name = _registration_name(fullname)
         if name == "make":
             return self._make.make
         if name == "make_vec":
             return self._make.make_vec
+        if name == "wrap":
+            return self._make.wrap
         if name == "register":
             return self._register.check
+        if fullname == DICT_SPACE_FULLNAME:
+            return check_dict_space
+        if self._wrapper_class(fullname):
+            return self._wrappers.constructed
         return None
 
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        if _registration_name(fullname) in ("make", "make_vec", "spec"):
+        name = _registration_name(fullname)
+        if name in ("make", "make_vec", "spec"):
             return self._make.check_id
+        if name == "wrap":
+            return self._make.check_wrap
+        if self._wrapper_class(fullname):
+            return self._wrappers.discrete_int_signature
+        return None
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        if fullname == f"{WRAPPER_FULLNAME}.unwrapped":
+            return unwrapped_attribute
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

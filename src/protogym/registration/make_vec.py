@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from protogym.core import Env
 from protogym.error import RegistrationError
@@ -14,6 +14,8 @@ from protogym.registration.global_registry import registry
 from protogym.registration.make import load_entry_point, make, wrap
 
 if TYPE_CHECKING:
+    from protogym.vector.async_vector_env import AsyncVectorEnv
+    from protogym.vector.sync_vector_env import SyncVectorEnv
     from protogym.vector.vector_env import VectorEnv
 
 __all__ = ["VectorizationMode", "make_vec"]
@@ -25,6 +27,52 @@ WrapperFactory = (
     Callable[[Env[Any, Any]], Env[Any, Any]] | str | tuple[str, Mapping[str, Any]]
 )
 """A per-sub-env wrapper: a callable `env -> wrapped`, a registered name, or (name, kwargs)."""
+
+
+# The mode decides the class. The mypy plugin narrows the default mode to the id's native
+# class (or SyncVectorEnv) and fills in the observation and action types.
+@overload
+def make_vec(
+    id: str | EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: None = None,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Sequence[WrapperFactory] | None = None,
+    **kwargs: Any,
+) -> VectorEnv[Any, Any, Any]: ...
+
+
+@overload
+def make_vec(
+    id: str | EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: Literal["sync"] = ...,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Sequence[WrapperFactory] | None = None,
+    **kwargs: Any,
+) -> SyncVectorEnv[Any, Any, Any]: ...
+
+
+@overload
+def make_vec(
+    id: str | EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: Literal["async"] = ...,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Sequence[WrapperFactory] | None = None,
+    **kwargs: Any,
+) -> AsyncVectorEnv[Any, Any, Any]: ...
+
+
+@overload
+def make_vec(
+    id: str | EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: VectorizationMode | None = None,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Sequence[WrapperFactory] | None = None,
+    **kwargs: Any,
+) -> VectorEnv[Any, Any, Any]: ...
 
 
 def make_vec(

@@ -6,22 +6,32 @@ import builtins
 import contextlib
 from collections import OrderedDict
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from typing_extensions import TypeVar
 
 from protogym.spaces.base import SeedLike, SpaceBase, check_subspaces, draw_subseeds
 from protogym.spaces.space import Space
 
 __all__ = ["Dict"]
 
+DictT_co = TypeVar(
+    "DictT_co", bound=Mapping[str, Any], covariant=True, default=builtins.dict[str, Any]
+)
+"""What a sample is: ``dict[str, Any]``, or a `TypedDict` given as ``Dict[MyObs](...)``."""
 
-class Dict(SpaceBase[builtins.dict[str, Any]]):
+
+class Dict(SpaceBase[DictT_co]):
     """Dicts whose value under each key belongs to that key's sub-space.
 
     A plain mapping is sorted by key (as Gymnasium does, so flattening order is stable);
     an `OrderedDict` or a sequence of pairs keeps its order, and so does any mapping with
     ``sort_keys=False``. Sub-spaces may also be given as keyword arguments.
+
+    ``Dict[MyObs]({...})`` with a `TypedDict` `MyObs` types samples (and an env's
+    observations) as `MyObs`, so their keys and value types are checked; with the mypy
+    plugin the sub-spaces' keys and element types are checked against `MyObs` too.
     """
 
     _seed_forms = "a non-negative int, a dict of one seed per key, or None"
@@ -95,7 +105,7 @@ class Dict(SpaceBase[builtins.dict[str, Any]]):
         self,
         mask: Mapping[str, Any] | None = None,
         probability: Mapping[str, Any] | None = None,
-    ) -> builtins.dict[str, Any]:
+    ) -> DictT_co:
         """One sample per key; `mask`/`probability` map every key to its sub-space's mask."""
         if mask is not None and probability is not None:
             raise ValueError(
@@ -103,14 +113,17 @@ class Dict(SpaceBase[builtins.dict[str, Any]]):
                 f"mask={mask!r}, probability={probability!r}"
             )
         if mask is None and probability is None:
-            return {key: space.sample() for key, space in self.spaces.items()}
+            return cast("DictT_co", {key: space.sample() for key, space in self.spaces.items()})
         kind, given = ("mask", mask) if mask is not None else ("probability", probability)
         if not isinstance(given, Mapping) or given.keys() != self.spaces.keys():
             raise ValueError(
                 f"Dict.sample {kind} must be a dict with the space's keys "
                 f"{list(self.spaces)}, got {given!r}"
             )
-        return {key: space.sample(**{kind: given[key]}) for key, space in self.spaces.items()}
+        return cast(
+            "DictT_co",
+            {key: space.sample(**{kind: given[key]}) for key, space in self.spaces.items()},
+        )
 
     def contains(self, x: Any) -> bool:
         """Whether `x` is a mapping with exactly these keys, each value in its sub-space."""
@@ -126,7 +139,7 @@ class Dict(SpaceBase[builtins.dict[str, Any]]):
 
     def from_jsonable(
         self, sample_n: Mapping[str, list[Any]] | list[Any]
-    ) -> list[builtins.dict[str, Any]]:
+    ) -> list[DictT_co]:
         """Rebuild samples from `to_jsonable`'s dict of per-key lists (or a list of dicts)."""
         if isinstance(sample_n, list):
             columns = {
@@ -139,7 +152,8 @@ class Dict(SpaceBase[builtins.dict[str, Any]]):
                 key: space.from_jsonable(sample_n[key]) for key, space in self.spaces.items()
             }
             count = len(next(iter(columns.values()))) if columns else 0
-        return [{key: values[i] for key, values in columns.items()} for i in range(count)]
+        rows = [{key: values[i] for key, values in columns.items()} for i in range(count)]
+        return cast("list[DictT_co]", rows)
 
     def __getitem__(self, key: str) -> Space[Any]:
         return self.spaces[key]

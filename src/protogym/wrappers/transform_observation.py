@@ -8,10 +8,11 @@ convert images to greyscale or resize them, discretise, or add the rendered fram
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
+from typing_extensions import TypeVar
 
 from protogym.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
 from protogym.wrappers.utils import (
@@ -63,8 +64,17 @@ class TransformObservation(ObservationWrapper[WrapperObsType, ActType, ObsType])
         return self.func(observation)
 
 
-class FilterObservation(TransformObservation[Any, ActType, Any]):
-    """Keeps only `filter_keys` of a `Dict` observation (or those indices of a `Tuple` one)."""
+FilteredObsT = TypeVar("FilteredObsT", default=Any)
+
+
+class FilterObservation(
+    TransformObservation[FilteredObsT, ActType, Any], Generic[ActType, FilteredObsT]
+):
+    """Keeps only `filter_keys` of a `Dict` observation (or those indices of a `Tuple` one).
+
+    `FilteredObsT` is `Any`; the mypy plugin makes it a TypedDict of the kept keys when the
+    inner env's observations are a TypedDict and the keys are literal.
+    """
 
     def __init__(self, env: Env[Any, ActType], filter_keys: Sequence[str | int]) -> None:
         from protogym import spaces
@@ -116,7 +126,7 @@ class FilterObservation(TransformObservation[Any, ActType, Any]):
                 f"FilterObservation needs a Dict or Tuple observation space, got {space!r}"
             )
         self.filter_keys = keys
-        super().__init__(env, func, new_space)
+        super().__init__(env, func, cast("Space[FilteredObsT]", new_space))
 
 
 class FlattenObservation(TransformObservation[NDArray[Any], ActType, ObsType]):
