@@ -209,6 +209,14 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
         raise AssertionError(name)
 
     array = "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.int64]]"
+    arena = (
+        "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float64]], "
+        "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float32]]"
+    )
+    unknown = "typing.Any, typing.Any, typing.Any"
+    corridors = "typing.Literal['t/Corridor-v0', 't/Corridor-v1']"
+    sync, async_ = "typing.Literal['sync']", "typing.Literal['async']"
+    # Each mode returns its class: the native one, or Sync/Async with the batched types.
     assert [
         (parameter(n, "id"), parameter(n, "vectorization_mode"), ast.unparse(n.returns or n))
         for n in overloads
@@ -216,34 +224,27 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
         (
             "typing.Literal['t/VectorOnly-v0']",
             "typing.Literal['vector_entry_point'] | None = None",
-            f"VectorEnv[{array}, {array}, typing.Any]",
+            f"{__name__}.CorridorVector",
         ),
         (
             "typing.Literal['t/Arena-v0']",
-            "typing.Literal['sync', 'async'] | None = None",
-            "VectorEnv[numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float64]], "
-            "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float32]], typing.Any]",
+            "typing.Literal['sync'] | None = None",
+            f"SyncVectorEnv[{arena}, typing.Any]",
         ),
+        (corridors, f"{sync} | None = None", f"SyncVectorEnv[{array}, {array}, typing.Any]"),
+        ("typing.Literal['t/Missing-v0']", f"{sync} | None = None", f"SyncVectorEnv[{unknown}]"),
+        ("typing.Literal['t/VectorOnly-v0']", f"{sync} = ...", f"SyncVectorEnv[{unknown}]"),
+        ("typing.Literal['t/Arena-v0']", f"{async_} = ...", f"AsyncVectorEnv[{arena}, typing.Any]"),
+        (corridors, f"{async_} = ...", f"AsyncVectorEnv[{array}, {array}, typing.Any]"),
         (
-            "typing.Literal['t/Corridor-v0', 't/Corridor-v1']",
-            "typing.Literal['sync', 'async'] | None = None",
-            f"VectorEnv[{array}, {array}, typing.Any]",
+            "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
+            "typing.Literal['async'] = ...",
+            f"AsyncVectorEnv[{unknown}]",
         ),
-        (
-            "typing.Literal['t/Missing-v0']",
-            "typing.Literal['sync', 'async'] | None = None",
-            "VectorEnv[typing.Any, typing.Any, typing.Any]",
-        ),
-        (
-            "typing.Literal['t/VectorOnly-v0']",
-            "typing.Literal['sync', 'async'] = ...",
-            "VectorEnv[typing.Any, typing.Any, typing.Any]",
-        ),
-        (
-            "str | EnvSpec",
-            "VectorizationMode | None = None",
-            "VectorEnv[Any, Any, Any]",
-        ),
+        ("str | EnvSpec", "None = None", "VectorEnv[Any, Any, Any]"),
+        ("str | EnvSpec", "Literal['sync'] = ...", "SyncVectorEnv[Any, Any, Any]"),
+        ("str | EnvSpec", "Literal['async'] = ...", "AsyncVectorEnv[Any, Any, Any]"),
+        ("str | EnvSpec", "VectorizationMode | None = None", "VectorEnv[Any, Any, Any]"),
     ]
 
 

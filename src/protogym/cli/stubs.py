@@ -292,6 +292,8 @@ class _Overload:
     ids: list[str]
     parameters: dict[str, str]
     returns: list[str]
+    returns_class: str | None = None
+    """The whole return type, for `make_vec`: the mode's class (replaces `returns`)."""
 
 
 def build_stubs(
@@ -313,7 +315,8 @@ def build_stubs(
     writer = TypeWriter()
     untyped: dict[str, str] = {}
     make_groups: dict[tuple[str, str], list[str]] = {}
-    vec_groups: dict[tuple[str, str, str], list[str]] = {}
+    # (mode kind, returned class, obs, act) -> ids
+    vec_groups: dict[tuple[str, str, str, str], list[str]] = {}
     for spec in specs:
         obs: object = Any
         act: object = Any
@@ -327,31 +330,40 @@ def build_stubs(
         types_text = (writer.write(obs), writer.write(act))
         make_groups.setdefault(types_text, []).append(spec.id)
         batched_text = (writer.write(batched(obs)), writer.write(batched(act)))
+        copies = [("sync", "SyncVectorEnv", *batched_text)]
+        copies.append(("async", "AsyncVectorEnv", *batched_text))
         if spec.vector_entry_point is None:
-            vec_groups.setdefault(("default", *batched_text), []).append(spec.id)
-            continue
-        native: tuple[object, object] = (Any, Any)
-        try:
-            native = env_types_of(load(spec.vector_entry_point), spec.api)
-        except Exception as exc:  # one broken env must not stop the rest
-            untyped[spec.id] = f"its vector entry point failed to load: {exc}"
-        vec_groups.setdefault(
-            ("native", writer.write(native[0]), writer.write(native[1])), []
-        ).append(spec.id)
-        vec_groups.setdefault(("copies", *batched_text), []).append(spec.id)
+            copies[0] = ("default", "SyncVectorEnv", *batched_text)
+        else:
+            native_class = "VectorEnv"
+            try:
+                native_class = writer.write(load(spec.vector_entry_point))
+            except Exception as exc:  # one broken env must not stop the rest
+                untyped[spec.id] = f"its vector entry point failed to load: {exc}"
+            copies.insert(0, ("native", native_class, "", ""))
+        for key in copies:
+            vec_groups.setdefault(key, []).append(spec.id)
     mode = {
-        "default": 'typing.Literal["sync", "async"] | None = None',
         "native": 'typing.Literal["vector_entry_point"] | None = None',
-        "copies": 'typing.Literal["sync", "async"] = ...',
+        "default": 'typing.Literal["sync"] | None = None',
+        "sync": 'typing.Literal["sync"] = ...',
+        "async": 'typing.Literal["async"] = ...',
     }
     make_overloads = [
         _Overload(ids, {}, returns=[obs, act]) for (obs, act), ids in make_groups.items()
     ]
-    # Native groups first: an omitted mode means "vector_entry_point" for their ids.
-    order = {"native": 0, "default": 1, "copies": 2}
+    # Native and default groups first: an omitted mode means theirs.
+    order = {"native": 0, "default": 1, "sync": 2, "async": 3}
     vec_overloads = [
-        _Overload(ids, {"vectorization_mode": mode[kind]}, returns=[obs, act])
-        for (kind, obs, act), ids in sorted(vec_groups.items(), key=lambda kv: order[kv[0][0]])
+        _Overload(
+            ids,
+            {"vectorization_mode": mode[kind]},
+            returns=[],
+            returns_class=cls if kind == "native" else f"{cls}[{obs}, {act}, typing.Any]",
+        )
+        for (kind, cls, obs, act), ids in sorted(
+            vec_groups.items(), key=lambda kv: order[kv[0][0]]
+        )
     ]
     return Stubs(
         files={
@@ -394,7 +406,10 @@ def _stub_text(
         elif isinstance(node, ast.FunctionDef) and node.name == function:
             if node is defs[0]:  # the other definitions are the general overloads
                 for group in overloads:
-                    body.extend(_id_overload(item, group) for item in general)
+                    # A group with its own return class needs one overload, from the most
+                    # general signature (the last).
+                    templates = general[-1:] if group.returns_class else general
+                    body.extend(_id_overload(item, group) for item in templates)
                 body.extend(general)
         else:
             body.extend(_stub_statements([node], function))
@@ -436,7 +451,11 @@ def _id_overload(general: ast.FunctionDef, group: _Overload) -> ast.FunctionDef:
     """A copy of a general overload for `group.ids`, returning their precise types."""
     overload = copy.deepcopy(general)
     overload.body = [ast.Expr(ast.Constant(Ellipsis))]
-    overload.returns = _refined_return(general.returns, group.returns)
+    overload.returns = (
+        _expr(group.returns_class)
+        if group.returns_class
+        else _refined_return(general.returns, group.returns)
+    )
     signature = overload.args
     literal = ", ".join(repr(env_id) for env_id in group.ids)
     changes = {
