@@ -300,6 +300,29 @@ reveal_type(legacy.step(0))
 reveal_type(protogym.make("CartPole-v1", wrappers=["ClipReward"]))
 reveal_type(protogym.spaces.Box)
 reveal_type(protogym.make_vec("CartPole-v1", 4).reset()[0])
+# make_vec's class per mode, and TypedDict Dict spaces, need no plugin.
+from typing import TypedDict
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+class Obs(TypedDict):
+    position: NDArray[np.float32]
+    steps: np.int64
+
+
+reveal_type(protogym.make_vec("CartPole-v1", 4))
+copies = protogym.make_vec("FrozenLake-v1", 2, vectorization_mode="async")
+reveal_type(copies.reset()[0])
+copies.call("render")
+copies.get_attr("desc")
+copies.set_attr("is_slippery", False)
+box = protogym.spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
+space = protogym.spaces.Dict[Obs]({"position": box, "steps": protogym.spaces.Discrete(9)})
+sample = space.sample()
+reveal_type(sample["position"])
+sample["positon"]
 """
 
 
@@ -325,6 +348,7 @@ def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
         for diagnostic in report["generalDiagnostics"]
     ]
     array = "ndarray[tuple[Any, ...], dtype[floating[_32Bit]]]"
+    int64_array = "ndarray[tuple[Any, ...], dtype[signedinteger[_64Bit]]]"
     assert messages == [
         (4, f'Type of "env.reset()[0]" is "{array}"'),
         (5, 'Type of "env.action_space" is "Space[int | integer[Any]]"'),
@@ -336,4 +360,8 @@ def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
         ),
         (9, 'Type of "protogym.spaces.Box" is "type[Box]"'),
         (10, f'Type of "protogym.make_vec("CartPole-v1", 4).reset()[0]" is "{array}"'),
+        (23, 'Type of "protogym.make_vec("CartPole-v1", 4)" is "CartPoleVectorEnv[AutoresetMode]"'),
+        (25, f'Type of "copies.reset()[0]" is "{int64_array}"'),
+        (32, f'Type of "sample["position"]" is "{array}"'),
+        (33, 'Could not access item in TypedDict\n\xa0\xa0"positon" is not a defined key in "Obs"'),
     ]
