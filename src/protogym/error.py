@@ -29,6 +29,11 @@ class UnregisteredWrapper(RegistrationError, KeyError):  # noqa: N818 - Gymnasiu
         return str(self.args[0]) if self.args else ""
 
 
+class UntrustedEntryPoint(RegistrationError):  # noqa: N818 - like UnregisteredEnv
+    """A spec names an entry point that no registration knows, and the caller did not opt in
+    with ``trust_entry_points=True``; nothing was imported."""
+
+
 class ResetNeeded(Error, RuntimeError):  # noqa: N818 - Gymnasium's spelling
     """`step` or `render` was called before the first `reset`."""
 

@@ -162,7 +162,9 @@ class EnvSpec:
             ) from exc
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> EnvSpec:
+    def from_dict(cls, data: Mapping[str, Any], *, trust_entry_points: bool = False) -> EnvSpec:
+        """The spec `data` describes; its entry points must be ones the registry knows (see
+        `Registry.check_trusted`) unless `trust_entry_points`. Nothing is imported here."""
         known = {field.name for field in attrs.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -171,14 +173,20 @@ class EnvSpec:
         values["additional_wrappers"] = tuple(
             WrapperSpec.from_dict(w) for w in values.get("additional_wrappers") or ()
         )
-        return cls(**values)
+        spec = cls(**values)
+        if not trust_entry_points:
+            from protogym.registration.global_registry import registry
+
+            registry.check_trusted(spec, "EnvSpec.from_dict")
+        return spec
 
     @classmethod
-    def from_json(cls, text: str) -> EnvSpec:
+    def from_json(cls, text: str, *, trust_entry_points: bool = False) -> EnvSpec:
+        """The spec a `to_json` document describes; see `from_dict` for `trust_entry_points`."""
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError(f"an EnvSpec JSON document is an object, got {type(data).__name__}")
-        return cls.from_dict(data)
+        return cls.from_dict(data, trust_entry_points=trust_entry_points)
 
     def pprint(self, *, print_all: bool = False) -> str:
         """A readable multi-line description; defaults are hidden unless `print_all`."""

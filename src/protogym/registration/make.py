@@ -77,6 +77,7 @@ def make(
     disable_env_checker: bool | None = None,
     return_two_dones: Literal[True] = True,
     wrappers: Sequence[WrapperRequest] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> Wrapper[Any, Any, Any, Any]: ...
 
@@ -90,6 +91,7 @@ def make(
     disable_env_checker: bool | None = None,
     return_two_dones: Literal[False],
     wrappers: Sequence[WrapperRequest] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> LegacyEnv[Any, Any]: ...
 
@@ -102,14 +104,21 @@ def make(
     disable_env_checker: bool | None = None,
     return_two_dones: bool = True,
     wrappers: Sequence[WrapperRequest] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> Wrapper[Any, Any, Any, Any] | LegacyEnv[Any, Any]:
     """Build the env registered as `id` (or described by an `EnvSpec`) with its wrappers.
 
     Keyword arguments override the spec's `kwargs`; `max_episode_steps` and
-    `disable_env_checker` override the spec's when given.
+    `disable_env_checker` override the spec's when given. An `EnvSpec` whose entry point no
+    registration knows is refused unless `trust_entry_points` (see `Registry.check_trusted`).
     """
-    spec = id if isinstance(id, EnvSpec) else registry.find(id)
+    if isinstance(id, EnvSpec):
+        spec = id
+        if not trust_entry_points:
+            registry.check_trusted(spec, "make(spec)")
+    else:
+        spec = registry.find(id)
     if spec.entry_point is None:
         raise RegistrationError(
             f"{spec.id!r} has only a vector_entry_point; build it with protogym.make_vec"

@@ -38,6 +38,7 @@ def make_vec(
     vectorization_mode: None = None,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> VectorEnv[Any, Any, Any]: ...
 
@@ -49,6 +50,7 @@ def make_vec(
     vectorization_mode: Literal["sync"] = ...,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> SyncVectorEnv[Any, Any, Any]: ...
 
@@ -60,6 +62,7 @@ def make_vec(
     vectorization_mode: Literal["async"] = ...,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> AsyncVectorEnv[Any, Any, Any]: ...
 
@@ -71,6 +74,7 @@ def make_vec(
     vectorization_mode: VectorizationMode | None = None,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> VectorEnv[Any, Any, Any]: ...
 
@@ -81,6 +85,7 @@ def make_vec(
     vectorization_mode: VectorizationMode | None = None,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
+    trust_entry_points: bool = False,
     **kwargs: Any,
 ) -> VectorEnv[Any, Any, Any]:
     """Build `num_envs` copies of env `id` as one vector env.
@@ -90,14 +95,20 @@ def make_vec(
     spec has it, else sync. Sub-envs are built with ``protogym.make(spec, **kwargs)`` and then
     wrapped by `wrappers` in order (callables, or registered wrapper names with kwargs,
     applied with `protogym.wrap`). `vector_kwargs` go to the vector env's constructor (for a
-    native env only ``autoreset_mode`` is accepted).
+    native env only ``autoreset_mode`` is accepted). An `EnvSpec` whose entry points no
+    registration knows is refused unless `trust_entry_points`, as in `make`.
     """
     from protogym.vector.async_vector_env import AsyncVectorEnv
     from protogym.vector.sync_vector_env import SyncVectorEnv
 
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"make_vec needs num_envs to be a positive int, got {num_envs!r}")
-    spec = id if isinstance(id, EnvSpec) else registry.find(id)
+    if isinstance(id, EnvSpec):
+        spec = id
+        if not trust_entry_points:
+            registry.check_trusted(spec, "make_vec(spec)")
+    else:
+        spec = registry.find(id)
     vector_kwargs = dict(vector_kwargs or {})
     wrapper_list = list(wrappers or ())
     for item in wrapper_list:
@@ -142,7 +153,7 @@ def make_vec(
             )
 
         def build() -> Env[Any, Any]:
-            sub_env: Env[Any, Any] = make(spec, **kwargs)
+            sub_env: Env[Any, Any] = make(spec, trust_entry_points=True, **kwargs)
             for item in wrapper_list:
                 sub_env = _apply(sub_env, item)
             return sub_env

@@ -23,6 +23,7 @@ from protogym.error import (
     RegistrationError,
     UnregisteredEnv,
     UnregisteredWrapper,
+    UntrustedEntryPoint,
 )
 from protogym.registration.env_spec import (
     EnvSpec,
@@ -193,6 +194,40 @@ class Registry(Mapping[str, EnvSpec]):
             assert callable(resolver)
         return resolver(rest)
 
+    def check_trusted(self, spec: EnvSpec, source: str) -> None:
+        """Refuse a spec whose string entry points no registration of this registry names.
+
+        A string entry point is imported by `make`, so a spec from a file could otherwise run
+        any module's code (``"os:system"``). Known entry points are those of registered ids,
+        of the id's own registration (prefixed ids included) and of registered wrappers;
+        wrappers a spec names are always looked up by name, never by its entry point.
+        """
+        claimed = [
+            point
+            for point in (spec.entry_point, spec.vector_entry_point)
+            if isinstance(point, str)
+        ]
+        if not claimed:
+            return
+        known = {
+            _path_of(point)
+            for registered in self.values()
+            for point in (registered.entry_point, registered.vector_entry_point)
+            if point is not None
+        }
+        unknown = [point for point in claimed if point not in known]
+        if unknown and spec.id not in self:
+            own = self._resolve_prefixed(spec.id)
+            if own is not None:
+                unknown = [p for p in unknown if p not in (own.entry_point, own.vector_entry_point)]
+        if unknown:
+            raise UntrustedEntryPoint(
+                f"{source} names the entry point {unknown[0]!r} (id {spec.id!r}), which no "
+                "registered environment uses, so it was not imported: a spec from a file could "
+                "otherwise run any code. Register the id first, or pass "
+                "trust_entry_points=True if you trust where the spec came from."
+            )
+
     def unregister(self, env_id: str) -> EnvSpec:
         """Remove `env_id` and return its spec (for tests, and for replacing a plugin's id)."""
         if env_id not in self:
@@ -327,6 +362,15 @@ class Registry(Mapping[str, EnvSpec]):
         return ", ".join(
             f"{ns!r} (from {', '.join(sorted(owners[ns]))})" for ns in sorted(owners)
         )
+
+
+def _path_of(entry_point: str | Callable[..., Any]) -> str | None:
+    """A registered entry point as the ``module:attribute`` text a spec file would hold."""
+    if isinstance(entry_point, str):
+        return entry_point
+    module = getattr(entry_point, "__module__", None)
+    qualname = getattr(entry_point, "__qualname__", None)
+    return f"{module}:{qualname}" if module and qualname else None
 
 
 def _version_key(version: int | None) -> int:
