@@ -17,7 +17,7 @@ from protogym.interop.gymnasium import (
     to_gymnasium_space,
 )
 from protogym.spaces import SpaceBase
-from tests.spaces.spaces_strategies import any_spaces
+from protogym.testing.strategies import any_spaces
 
 
 @settings(max_examples=60, deadline=None)

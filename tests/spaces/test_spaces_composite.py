@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from protogym.spaces import Box, Dict, Discrete, MultiDiscrete, OneOf, Tuple
-from tests.spaces.spaces_strategies import same
+from protogym.testing.strategies import same
 
 
 def test_tuple_int_seed_gives_gymnasium_child_seeds_and_samples() -> None:

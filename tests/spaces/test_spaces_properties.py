@@ -22,7 +22,7 @@ from protogym.spaces import (
     iterate,
     unflatten,
 )
-from tests.spaces.spaces_strategies import any_spaces, flattenable_spaces, same
+from protogym.testing.strategies import any_spaces, flattenable_spaces, same
 
 SEEDS = st.integers(0, 2**32)
 PROPERTY = settings(max_examples=60, deadline=None)

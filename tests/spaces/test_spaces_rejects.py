@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protogym.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Text
-from tests.spaces.spaces_strategies import boxes, discretes, multi_binaries, multi_discretes, texts
+from protogym.testing.strategies import boxes, discretes, multi_binaries, multi_discretes, texts
 
 SEEDS = st.integers(0, 2**32)
 PROPERTY = settings(max_examples=80, deadline=None)

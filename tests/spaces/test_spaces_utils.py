@@ -26,7 +26,7 @@ from protogym.spaces import (
     flatten_space,
     unflatten,
 )
-from tests.spaces.spaces_strategies import same
+from protogym.testing.strategies import same
 
 
 def test_discrete_flattens_to_one_hot() -> None:

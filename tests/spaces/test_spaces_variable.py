@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from protogym.spaces import Box, Discrete, Graph, GraphInstance, Sequence, Text
-from tests.spaces.spaces_strategies import same
+from protogym.testing.strategies import same
 
 
 def test_text_matches_gymnasium() -> None:

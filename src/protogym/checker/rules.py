@@ -195,6 +195,26 @@ _CATALOGUE = (
          "left untouched, so their behaviour was not checked.",
          "Nothing, to check the env; to check a wrapper, check it around a bare env and "
          "expect stateful wrappers (normalisers) to break seeded reproducibility."),
+    # ---- checked by the conformance suite (protogym.testing), per registered id ------------
+    Rule("PG170", _E, "legacy-path-disagrees",
+         "make(id, return_two_dones=False) does not give (obs, reward, terminated or "
+         "truncated, info) with info['TimeLimit.truncated'] for the same seed and actions.",
+         "Keep the env on the 5-tuple API and let make() add StepCompatibility; register "
+         "old-API envs with api='done'."),
+    Rule("PG171", _E, "not-picklable",
+         "The env made from its id cannot be pickled, so AsyncVectorEnv workers cannot get it.",
+         "Keep handles (windows, files, sockets) out of the state until first used, or define "
+         "__getstate__/__setstate__."),
+    Rule("PG172", _E, "vector-entry-point-differs",
+         "The id's vector_entry_point gives other observations, rewards or flags than "
+         "SyncVectorEnv over the single env, under the same seeds and actions.",
+         "Make the native vector env step each sub-env exactly as the single env does, with "
+         "sub-env i seeded seed + i."),
+    Rule("PG173", _E, "spec-json-round-trip",
+         "EnvSpec.to_json / from_json of the made env's spec does not rebuild an env with the "
+         "same spec.",
+         "Register JSON values only as kwargs, and entry points as 'module:attribute' "
+         "strings."),
     # ---- vector envs -----------------------------------------------------------------------
     Rule("PG160", _E, "not-a-vector-env",
          "The object lacks members of a vector env (num_envs, single and batched spaces, "

@@ -1,4 +1,8 @@
-"""Hypothesis strategies that build random spaces of every kind, and a deep sample equality."""
+"""Hypothesis strategies that build random spaces of every kind, for property tests of spaces
+and of code that takes any space (converters, wrappers, env packages' own spaces).
+
+Needs hypothesis (the `testing` extra); the core never imports this module.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,6 @@ from protogym.spaces import (
     Dict,
     Discrete,
     Graph,
-    GraphInstance,
     MultiBinary,
     MultiDiscrete,
     OneOf,
@@ -22,6 +25,20 @@ from protogym.spaces import (
     Text,
     Tuple,
 )
+from protogym.testing.compare import same
+
+__all__ = [
+    "any_spaces",
+    "boxes",
+    "discretes",
+    "flattenable_spaces",
+    "graphs",
+    "leaves",
+    "multi_binaries",
+    "multi_discretes",
+    "same",
+    "texts",
+]
 
 SHAPES = st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple)
 
@@ -74,11 +91,15 @@ def graphs(draw: st.DrawFn) -> Graph:
     return Graph(draw(features), draw(st.one_of(st.none(), features)))
 
 
+def _dict_space(spaces: dict[str, SpaceBase[Any]]) -> SpaceBase[Any]:
+    return Dict(spaces)
+
+
 def _composites(children: st.SearchStrategy[SpaceBase[Any]]) -> st.SearchStrategy[SpaceBase[Any]]:
     names = st.text(string.ascii_lowercase, min_size=1, max_size=4)
     return st.one_of(
         st.lists(children, min_size=1, max_size=3).map(Tuple),
-        st.dictionaries(names, children, min_size=1, max_size=3).map(Dict),
+        st.dictionaries(names, children, min_size=1, max_size=3).map(_dict_space),
         st.lists(children, min_size=1, max_size=3).map(OneOf),
     )
 
@@ -99,23 +120,3 @@ any_spaces: st.SearchStrategy[SpaceBase[Any]] = st.recursive(
     st.one_of(leaves, graphs(), _sequences()), _composites, max_leaves=5
 )
 """Every kind of space, nested up to a few levels."""
-
-
-def same(a: Any, b: Any) -> bool:
-    """Deep equality of samples: arrays by dtype and value, containers item by item."""
-    if isinstance(a, GraphInstance):
-        return isinstance(b, GraphInstance) and same(tuple(a), tuple(b))
-    if isinstance(a, dict):
-        return isinstance(b, dict) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, tuple):
-        return (
-            isinstance(b, tuple)
-            and len(a) == len(b)
-            and all(same(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if isinstance(a, str):
-        return isinstance(b, str) and a == b
-    if a is None:
-        return b is None
-    x, y = np.asarray(a), np.asarray(b)
-    return x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=True)
