@@ -17,13 +17,17 @@ COMMAND_MODULES: tuple[str, ...] = (
     "play",
     "record",
     "stubs",
+    "new_plugin",
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="protogym",
-        description="List, describe, run, check, play and record environments; write stubs.",
+        description=(
+            "List, describe, run, check, play and record environments; write stubs; "
+            "scaffold a new env plugin."
+        ),
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
