@@ -27,12 +27,12 @@ def add_env_defaults(ctx: ClassDefContext) -> None:
     info = ctx.cls.info
     if info.is_protocol:
         return
-    any_type = AnyType(TypeOfAny.explicit)
     float_type = ctx.api.named_type("builtins.float")
     attributes: dict[str, Type] = {
         "np_random": _instance_or_any(ctx, "numpy.random._generator.Generator"),
         "np_random_seed": ctx.api.named_type("builtins.int"),
-        "unwrapped": _instance_or_any(ctx, ENV_FULLNAME, [any_type, any_type]),
+        # The env is its own innermost env: its attributes stay visible through `unwrapped`.
+        "unwrapped": fill_typevars(info),
         "spec": UnionType(
             [_instance_or_any(ctx, "protogym.registration.env_spec.EnvSpec"), NoneType()]
         ),
