@@ -126,5 +126,5 @@ def test_make_vec_passes_the_kernel_and_auto_prefers_numba() -> None:
     forced = protogym.make_vec(
         "CartPole-v1", 2, vectorization_mode="vector_entry_point", kernel="numpy"
     )
-    assert auto.unwrapped.kernel == "numba"  # type: ignore[attr-defined]
-    assert forced.unwrapped.kernel == "numpy"  # type: ignore[attr-defined]
+    assert auto.unwrapped.kernel == "numba"
+    assert forced.unwrapped.kernel == "numpy"

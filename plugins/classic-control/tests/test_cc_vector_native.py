@@ -165,7 +165,7 @@ def test_pendulum_float64_torques_and_acrobot_noise_match() -> None:
 
     def noisy_single() -> Any:
         env = protogym.make("Acrobot-v1", max_episode_steps=6)
-        env.unwrapped.torque_noise_max = 0.3  # type: ignore[attr-defined]
+        env.unwrapped.torque_noise_max = 0.3
         return env
 
     reference = SyncVectorEnv([noisy_single] * NUM_ENVS)

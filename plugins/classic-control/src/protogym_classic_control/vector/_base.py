@@ -254,6 +254,62 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             frames.append(self._renderer.render())
         return tuple(frames)
 
+    # -- the Sync/Async interface, on one batched env -------------------------------------
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute `name` for each sub-env, as `SyncVectorEnv.get_attr` gives it: each
+        sub-env's slice of a batched attribute (these envs keep sub-envs along the last axis:
+        `state` is (features, num_envs)), else the one value all sub-envs share (a physical
+        constant) repeated."""
+        self._check_open()
+        value = getattr(self, name)
+        if self._batched(value):
+            return tuple(value[..., index] for index in range(self.num_envs))
+        return (value,) * self.num_envs
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Set `name` like `SyncVectorEnv.set_attr` (one value, or a list of one per sub-env).
+
+        A batched attribute takes the values row by row; a shared constant takes a value only
+        if every sub-env gets the same one, since the sub-envs share it.
+        """
+        self._check_open()
+        per_env = list(values) if isinstance(values, list | tuple) else None
+        if per_env is not None and len(per_env) != self.num_envs:
+            raise ValueError(
+                f"set_attr({name!r}) got {len(per_env)} values for {self.num_envs} sub-envs"
+            )
+        current = getattr(self, name, None)
+        if isinstance(current, np.ndarray) and self._batched(current):
+            for index in range(self.num_envs):
+                current[..., index] = per_env[index] if per_env is not None else values
+            return
+        if per_env is not None:
+            if any(not _equal(value, per_env[0]) for value in per_env):
+                raise ValueError(
+                    f"{type(self).__name__} keeps one {name!r} for all its sub-envs, so they "
+                    "cannot take different values; set one value, or use "
+                    "make_vec(..., vectorization_mode='sync') for per-sub-env values"
+                )
+            values = per_env[0]
+        setattr(self, name, values)
+
+    def _batched(self, value: Any) -> bool:
+        return isinstance(value, np.ndarray) and value.ndim > 0 and value.shape[-1] == self.num_envs
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method `name` of the batched env once; a result that is one item per sub-env
+        (as `render` gives) is returned as it is, any other is repeated for each sub-env.
+        A non-callable attribute is read as `get_attr` reads it."""
+        self._check_open()
+        member = getattr(self, name)
+        if not callable(member):
+            return self.get_attr(name)
+        result = member(*args, **kwargs)
+        if isinstance(result, tuple) and len(result) == self.num_envs:
+            return result
+        return (result,) * self.num_envs
+
     def close(self) -> None:
         if self.closed:
             return
@@ -288,3 +344,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             raise ClosedEnvironmentError(
                 f"this {type(self).__name__} is closed; make a new one to keep going"
             )
+
+
+def _equal(a: Any, b: Any) -> bool:
+    return bool(np.array_equal(a, b)) if isinstance(a, np.ndarray) else bool(a == b)
