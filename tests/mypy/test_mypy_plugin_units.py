@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,27 @@ def test_scan_skips_files_that_do_not_mention_protogym_or_do_not_parse(tmp_path:
     assert scan_registrations(str(unrelated), "unrelated") == []
     assert scan_registrations(str(broken), "broken") == []
     assert scan_registrations(str(tmp_path / "missing.py"), "missing") == []
+
+
+def test_only_code_that_can_call_make_is_rechecked_when_plugins_change() -> None:
+    """The cache key of an installed library that is neither protogym nor a plugin
+    distribution does not follow the installed plugins: numpy or torch is not re-checked
+    after `pip install` of an env plugin."""
+    from mypy.options import Options
+    from mypy.plugin import ReportConfigContext
+
+    from protogym.mypy.plugin import ProtogymPlugin
+
+    plugin = ProtogymPlugin(Options())
+    site = os.path.join(os.sep, "venv", "lib", "site-packages")
+
+    def key(module: str, path: str) -> str:
+        return plugin.report_config_data(ReportConfigContext(module, path, is_check=False))
+
+    assert key("torch.nn", os.path.join(site, "torch", "nn", "__init__.pyi")) == ""
+    assert key("os", os.path.join(os.sep, "mypy", "typeshed", "stdlib", "os.pyi")) == ""
+    digest = key("agent", os.path.join(os.sep, "home", "me", "agent.py"))
+    assert digest != ""
+    assert key("protogym.core", os.path.join(site, "protogym", "core.py")) == digest
+    plugin_module = os.path.join(site, "protogym_toy_text", "frozen_lake.py")
+    assert key("protogym_toy_text.frozen_lake", plugin_module) == digest

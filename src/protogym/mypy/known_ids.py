@@ -162,8 +162,32 @@ def installation_digest() -> str:
     `importlib.metadata` costs ten times as much, and this runs even when mypy has nothing to
     re-check.
     """
-    section = f"[{PLUGIN_GROUP}]"
     found = [f"selection={os.environ.get(SELECTION_ENV_VAR, '')}"]
+    found.extend(f"{name}\n{text}" for name, text in _plugin_metadata())
+    digest = hashlib.sha1(usedforsecurity=False)
+    digest.update("\n".join(sorted(found)).encode())
+    return digest.hexdigest()[:16]
+
+
+def plugin_packages() -> frozenset[str]:
+    """The top-level packages that installed plugin distributions' entry points name."""
+    section = f"[{PLUGIN_GROUP}]"
+    packages = set()
+    for _, text in _plugin_metadata():
+        in_group = False
+        for line in text.splitlines():
+            line = line.strip()
+            if line.startswith("["):
+                in_group = line == section
+            elif in_group and "=" in line:
+                packages.add(line.split("=", 1)[1].strip().split(".", 1)[0].split(":", 1)[0])
+    return frozenset(packages)
+
+
+def _plugin_metadata() -> list[tuple[str, str]]:
+    """``(metadata folder name, entry_points.txt text)`` of each plugin distribution."""
+    section = f"[{PLUGIN_GROUP}]"
+    found = []
     for entry in sys.path:
         folder = entry or "."
         try:
@@ -179,10 +203,8 @@ def installation_digest() -> str:
             except OSError:
                 continue
             if section in text:
-                found.append(f"{name}\n{text}")
-    digest = hashlib.sha1(usedforsecurity=False)
-    digest.update("\n".join(sorted(found)).encode())
-    return digest.hexdigest()[:16]
+                found.append((name, text))
+    return found
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from mypy.types import FunctionLike, Type
 
 from protogym.mypy.deps import ModuleLocator, env_module_dependencies
 from protogym.mypy.env_defaults import ENV_FULLNAME, add_env_defaults
-from protogym.mypy.known_ids import InstalledRegistry, installation_digest
+from protogym.mypy.known_ids import InstalledRegistry, installation_digest, plugin_packages
 from protogym.mypy.make_types import MakeTyper
 from protogym.mypy.register_check import RegisterChecker
 from protogym.mypy.typed_dict_obs import DICT_SPACE_FULLNAME, check_dict_space
@@ -58,11 +59,24 @@ def _plugin_digest() -> str:
     return digest.hexdigest()[:16]
 
 
+_INSTALLED_FOLDERS = (
+    f"{os.sep}site-packages{os.sep}",
+    f"{os.sep}dist-packages{os.sep}",
+    f"{os.sep}typeshed{os.sep}",
+)
+
+
+def _installed_elsewhere(path: str) -> bool:
+    """Whether `path` is an installed library's file (or a typeshed stub), not checked code."""
+    return any(folder in path for folder in _INSTALLED_FOLDERS)
+
+
 class ProtogymPlugin(Plugin):
     def __init__(self, options: object) -> None:
         super().__init__(options)  # type: ignore[arg-type]
         installed = InstalledRegistry()
         self._digest = f"{installation_digest()}-{_plugin_digest()}"
+        self._affected_packages = plugin_packages() | {"protogym"}
         self._locator = ModuleLocator(self.options)
         self._installed = installed
         self._make = MakeTyper(installed, self._build_modules, self.lookup_fully_qualified)
@@ -140,8 +154,12 @@ class ProtogymPlugin(Plugin):
         return env_module_dependencies(file, self._installed, self._locator)
 
     def report_config_data(self, ctx: ReportConfigContext) -> str:
-        # A change in the installed plugins (or in this plugin) re-checks every module: any
-        # of them may call make() with an id whose class moved.
+        # A change in the installed plugins (or in this plugin) re-checks every module that
+        # may call make() with an id whose class moved: the checked code, protogym and the
+        # plugin distributions. Installed libraries that are none of these (numpy, torch,
+        # the standard library) keep their cache; their types do not depend on the plugin.
+        if _installed_elsewhere(ctx.path) and ctx.id.split(".")[0] not in self._affected_packages:
+            return ""
         return self._digest
 
 
