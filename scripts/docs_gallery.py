@@ -206,19 +206,14 @@ def _resolved_entry_point(spec: EnvSpec) -> Callable[..., Any]:
 
 
 def _policy_text(spec: EnvSpec) -> str:
-    return "its named policy" if _named_policy(spec) is not None else "random actions"
+    return "the plugin's `heuristic` policy" if _named_policy(spec) else "random actions"
 
 
 def _named_policy(spec: EnvSpec) -> Callable[[Any], Any] | None:
-    """The plugin's own policy for this id, when the registry knows one (see `--policy`)."""
-    find = getattr(protogym.registry, "policy", None)
-    if find is None:
+    """The plugin's "heuristic" policy for this id, when it names one (see `--policy`)."""
+    if "heuristic" not in protogym.registry.policies(spec.id):
         return None
-    try:
-        policy: Callable[[Any], Any] | None = find(spec.id, "heuristic")
-    except (KeyError, LookupError):
-        return None
-    return policy
+    return protogym.registry.policy(spec.id, "heuristic")
 
 
 def _animation(spec: EnvSpec) -> bytes | None:

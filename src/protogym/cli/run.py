@@ -1,10 +1,12 @@
-"""`protogym run ID`: random-agent rollouts with a progress bar, a table and a summary."""
+"""`protogym run ID`: rollouts of a random agent, or of a policy the env's plugin names, with
+a progress bar, a table and a summary."""
 
 from __future__ import annotations
 
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from protogym.cli.console import console
@@ -12,12 +14,17 @@ from protogym.cli.console import console
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "run", help="run random-agent episodes and report returns and lengths"
+        "run", help="run episodes (random or a named policy) and report returns and lengths"
     )
     parser.add_argument("env_id", help="a registered id, e.g. CartPole-v1")
     parser.add_argument("--episodes", type=_positive_int, default=10, help="default: 10")
     parser.add_argument("--seed", type=int, default=None, help="seed of env and actions")
     parser.add_argument("--max-episode-steps", type=_positive_int, default=None)
+    parser.add_argument(
+        "--policy",
+        default="random",
+        help="'random' (default) or a policy the env's plugin names, e.g. 'heuristic'",
+    )
     parser.set_defaults(func=run)
 
 
@@ -37,9 +44,19 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     env = protogym.make(args.env_id, max_episode_steps=args.max_episode_steps)
     env.action_space.seed(args.seed)
+    act: Callable[[Any], Any]
+    if args.policy == "random":
+        act = lambda _obs: env.action_space.sample()  # noqa: E731
+    else:
+        try:
+            act = protogym.registry.policy(args.env_id, args.policy)
+        except KeyError as error:
+            out.print(f"[red]{error}[/red]")
+            return 2
     seed_text = "no seed" if args.seed is None else f"seed {args.seed}"
+    agent = "random agent" if args.policy == "random" else f"policy {args.policy!r}"
     out.print(
-        f"[bold]{args.env_id}[/bold]: random agent, {args.episodes} episodes, {seed_text}\n"
+        f"[bold]{args.env_id}[/bold]: {agent}, {args.episodes} episodes, {seed_text}\n"
         f"  observations {env.observation_space}\n  actions      {env.action_space}"
     )
     table = Table("episode", "return", "length", "ended by", title=None)
@@ -49,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     with Progress(console=out, transient=True) as progress:
         task = progress.add_task("rolling out", total=args.episodes)
         for episode in range(args.episodes):
-            env.reset(seed=args.seed if episode == 0 else None)
+            obs, _ = env.reset(seed=args.seed if episode == 0 else None)
             total, length, ended = 0.0, 0, ""
             while not ended:
-                _, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+                obs, reward, terminated, truncated, _ = env.step(act(obs))
                 total += float(reward)
                 length += 1
                 ended = "terminated" if terminated else "truncated" if truncated else ""

@@ -52,6 +52,7 @@ class Registry(Mapping[str, EnvSpec]):
         self._current_plugin: str | None = None
         self._newest: dict[tuple[str | None, str], int] | None = None
         self._id_prefixes: dict[str, str | Callable[[str], EnvSpec]] = dict(BUILTIN_ID_PREFIXES)
+        self._policies: dict[str, dict[str, str | Callable[[Any], Any]]] = {}
 
     # -- discovery ---------------------------------------------------------------------
 
@@ -193,6 +194,39 @@ class Registry(Mapping[str, EnvSpec]):
             resolver = getattr(importlib.import_module(module_name), attribute)
             assert callable(resolver)
         return resolver(rest)
+
+    def register_policy(
+        self, env_id: str, name: str, entry_point: str | Callable[[Any], Any]
+    ) -> None:
+        """Name a policy for `env_id`: a callable from one observation to one action (or its
+        "module:function" path, imported on first use). `protogym run ID --policy NAME` and
+        the docs gallery use them, so a new user sees an env do what it is for."""
+        if not name.isidentifier():
+            raise RegistrationError(
+                f"a policy name must be an identifier such as 'heuristic', got {name!r}"
+            )
+        self._policies.setdefault(env_id, {})[name] = entry_point
+
+    def policies(self, env_id: str) -> list[str]:
+        """The names of the policies registered for `env_id`."""
+        self.ensure_discovered()
+        return sorted(self._policies.get(env_id, {}))
+
+    def policy(self, env_id: str, name: str) -> Callable[[Any], Any]:
+        """The policy `name` of `env_id`, or a KeyError-based error that lists the names."""
+        self.ensure_discovered()
+        found = self._policies.get(env_id, {}).get(name)
+        if found is None:
+            known = ", ".join(repr(n) for n in self.policies(env_id)) or "none"
+            raise UnregisteredEnv(
+                f"no policy {name!r} is registered for {env_id!r} (its policies: {known}); "
+                "plugins name them with registry.register_policy()"
+            )
+        if isinstance(found, str):
+            module_name, _, attribute = found.partition(":")
+            found = getattr(importlib.import_module(module_name), attribute)
+            assert callable(found)
+        return found
 
     def check_trusted(self, spec: EnvSpec, source: str) -> None:
         """Refuse a spec whose string entry points no registration of this registry names.

@@ -60,3 +60,17 @@ def protogym_register_envs(registry: Registry) -> None:
         max_episode_steps=500,
         reward_threshold=-100.0,
     )
+    for env_id, function in _HEURISTICS.items():
+        registry.register_policy(env_id, "heuristic", f"{_ENVS}.heuristics:{function}")
+
+
+# The hand-written policy of each id (protogym_classic_control.heuristics), named "heuristic"
+# for `protogym run ID --policy heuristic` and the docs gallery.
+_HEURISTICS = {
+    "CartPole-v0": "cartpole",
+    "CartPole-v1": "cartpole",
+    "MountainCar-v0": "mountain_car",
+    "MountainCarContinuous-v0": "continuous_mountain_car",
+    "Pendulum-v1": "pendulum",
+    "Acrobot-v1": "acrobot",
+}
