@@ -26,7 +26,7 @@ import gymnasium
 import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, best_rate, print_rows
+from harness import Row, interleaved_rates, print_rows
 
 ENV_IDS = (
     "CartPole-v1",
@@ -59,17 +59,6 @@ def _stepper(env: Any, actions: list[Any]) -> Callable[[], object]:
     return work
 
 
-def _interleaved(
-    ours: Callable[[], object], theirs: Callable[[], object], steps: int, repeats: int
-) -> tuple[float, float]:
-    """Best steps per second of each, alternating single timed runs."""
-    best_ours = best_theirs = 0.0
-    for _ in range(repeats):
-        best_ours = max(best_ours, best_rate(ours, steps, repeats=1))
-        best_theirs = max(best_theirs, best_rate(theirs, steps, repeats=1))
-    return best_ours, best_theirs
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000, help="steps per timed run")
@@ -86,13 +75,13 @@ def main() -> None:
         theirs.action_space.seed(0)
         actions = [theirs.action_space.sample() for _ in range(4096)]
 
-        rates = _interleaved(
+        rates = interleaved_rates(
             _stepper(ours, actions), _stepper(theirs, actions), args.steps, args.repeats
         )
         target = MAKE_TARGETS.get(env_id, DEFAULT_TARGET)
         made.append(Row(f"{env_id} step (make)", "/s", *rates, True, target))
 
-        rates = _interleaved(
+        rates = interleaved_rates(
             _stepper(ours.unwrapped, actions),
             _stepper(theirs.unwrapped, actions),
             args.steps,

@@ -30,7 +30,7 @@ from protogym.interop import gymnasium as _registers_protogym_ids  # noqa: F401
 from protogym.interop.sb3 import to_sb3_vec_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, best_rate, print_rows
+from harness import Row, interleaved_rates, print_rows
 
 NUM_ENVS = 8
 
@@ -56,16 +56,6 @@ def _vec_stepper(venv: Any, actions: list[np.ndarray]) -> Callable[[], object]:
     return lambda: step(next_action())
 
 
-def _interleaved(
-    ours: Callable[[], object], theirs: Callable[[], object], calls: int, repeats: int
-) -> tuple[float, float]:
-    best_ours = best_theirs = 0.0
-    for _ in range(repeats):
-        best_ours = max(best_ours, best_rate(ours, calls, repeats=1))
-        best_theirs = max(best_theirs, best_rate(theirs, calls, repeats=1))
-    return best_ours, best_theirs
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000, help="steps per timed run")
@@ -77,7 +67,7 @@ def main() -> None:
     theirs = gymnasium.make("CartPole-v1")
     theirs.action_space.seed(0)
     actions = [theirs.action_space.sample() for _ in range(4096)]
-    single = _interleaved(
+    single = interleaved_rates(
         _single_stepper(ours, actions), _single_stepper(theirs, actions), args.steps, args.repeats
     )
 
@@ -86,7 +76,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     batches = [rng.integers(0, 2, size=NUM_ENVS) for _ in range(512)]
     calls = max(1, args.steps // NUM_ENVS)
-    per_call = _interleaved(
+    per_call = interleaved_rates(
         _vec_stepper(ours_vec, batches), _vec_stepper(theirs_vec, batches), calls, args.repeats
     )
     env_steps = (per_call[0] * NUM_ENVS, per_call[1] * NUM_ENVS)

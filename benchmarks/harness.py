@@ -42,6 +42,18 @@ def best_rate(work: Callable[[], object], calls: int, repeats: int = 5) -> float
     return calls / best
 
 
+def interleaved_rates(
+    ours: Callable[[], object], theirs: Callable[[], object], calls: int, repeats: int
+) -> tuple[float, float]:
+    """Best calls per second of each, alternating single timed runs, so that load on the
+    machine hits both libraries alike."""
+    best_ours = best_theirs = 0.0
+    for _ in range(repeats):
+        best_ours = max(best_ours, best_rate(ours, calls, repeats=1))
+        best_theirs = max(best_theirs, best_rate(theirs, calls, repeats=1))
+    return best_ours, best_theirs
+
+
 def best_time(work: Callable[[], object], repeats: int = 5) -> float:
     """Seconds that one call of `work` takes, best of `repeats`."""
     best = float("inf")
