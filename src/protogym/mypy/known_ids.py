@@ -153,6 +153,18 @@ class InstalledRegistry:
         return self._get().error
 
 
+_INSTALLED_FOLDERS = (
+    f"{os.sep}site-packages{os.sep}",
+    f"{os.sep}dist-packages{os.sep}",
+    f"{os.sep}typeshed{os.sep}",
+)
+
+
+def installed_elsewhere(path: str) -> bool:
+    """Whether `path` is an installed library's file (or a typeshed stub), not checked code."""
+    return any(folder in path for folder in _INSTALLED_FOLDERS)
+
+
 def installation_digest() -> str:
     """A short hash of what decides the installed registry, cheap enough for every run.
 
@@ -225,12 +237,14 @@ def scan_registrations(path: str, module_id: str) -> list[SourceRegistration]:
     resolve in `module_id`'s namespace.
     """
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError:
         return []
-    if "register" not in text or "protogym" not in text:
+    # Most files in a build never mention protogym: skip them before decoding.
+    if b"protogym" not in data or b"register" not in data:
         return []
+    text = data.decode("utf-8", errors="replace")
     try:
         tree = ast.parse(text, filename=path)
     except (SyntaxError, ValueError):

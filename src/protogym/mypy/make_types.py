@@ -56,6 +56,7 @@ from protogym.mypy.known_ids import (
     InstalledRegistry,
     KnownEnv,
     SourceRegistration,
+    installed_elsewhere,
     scan_registrations,
     split_entry_point,
 )
@@ -139,33 +140,51 @@ class MakeTyper:
         self._installed = installed
         self._modules = modules
         self._lookup = lookup
-        self._in_build: dict[str, SourceRegistration] | None = None
+        self._own: dict[str, SourceRegistration] | None = None
+        self._all: dict[str, SourceRegistration] | None = None
+        self._libraries: list[tuple[str, str]] = []
 
     # -- what ids exist ----------------------------------------------------------------
 
-    def in_build(self) -> dict[str, SourceRegistration]:
-        """Ids registered by literal `register` calls in the files being checked.
+    def in_build(self, *, installed_libraries: bool = True) -> dict[str, SourceRegistration]:
+        """Ids registered by literal `register` calls in the files in mypy's build.
 
-        Scanned once, and only when an id is not installed: most programs only make
-        installed envs, and those never pay for the scan.
+        Scanned only when an id is not installed (most programs only make installed envs,
+        and those never pay for the scan), and in two steps, each once per build: the
+        checked code first, then, only for an id still unknown, the installed libraries'
+        files too (thousands of them when the build holds torch).
         """
-        if self._in_build is None:
-            found: dict[str, SourceRegistration] = {}
+        if self._own is None:
+            self._own, self._libraries = {}, []
             for module_id, tree in self._modules().items():
                 if module_id == "protogym" or module_id.startswith("protogym."):
                     continue
                 if not tree.path or tree.path.endswith(".pyi"):
                     continue
+                if installed_elsewhere(tree.path):
+                    self._libraries.append((module_id, tree.path))
+                    continue
                 for registration in scan_registrations(tree.path, module_id):
+                    self._own.setdefault(registration.id, registration)
+        if not installed_libraries:
+            return self._own
+        if self._all is None:
+            found = dict(self._own)
+            for module_id, path in self._libraries:
+                for registration in scan_registrations(path, module_id):
                     found.setdefault(registration.id, registration)
-            self._in_build = found
-        return self._in_build
+            self._all = found
+        return self._all
 
     def forget_build(self) -> None:
-        self._in_build = None
+        self._own = self._all = None
 
     def known(self, env_id: str) -> KnownEnv | None:
-        return self._installed.envs.get(env_id) or self.in_build().get(env_id)
+        return (
+            self._installed.envs.get(env_id)
+            or self.in_build(installed_libraries=False).get(env_id)
+            or self.in_build().get(env_id)
+        )
 
     def unknown_id_message(self, env_id: str) -> str:
         from protogym.registration.env_spec import ENV_ID_RE

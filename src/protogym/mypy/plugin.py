@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,7 +34,12 @@ from mypy.types import FunctionLike, Type
 
 from protogym.mypy.deps import ModuleLocator, env_module_dependencies
 from protogym.mypy.env_defaults import ENV_FULLNAME, add_env_defaults
-from protogym.mypy.known_ids import InstalledRegistry, installation_digest, plugin_packages
+from protogym.mypy.known_ids import (
+    InstalledRegistry,
+    installation_digest,
+    installed_elsewhere,
+    plugin_packages,
+)
 from protogym.mypy.make_types import MakeTyper
 from protogym.mypy.register_check import RegisterChecker
 from protogym.mypy.typed_dict_obs import DICT_SPACE_FULLNAME, check_dict_space
@@ -57,18 +61,6 @@ def _plugin_digest() -> str:
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-_INSTALLED_FOLDERS = (
-    f"{os.sep}site-packages{os.sep}",
-    f"{os.sep}dist-packages{os.sep}",
-    f"{os.sep}typeshed{os.sep}",
-)
-
-
-def _installed_elsewhere(path: str) -> bool:
-    """Whether `path` is an installed library's file (or a typeshed stub), not checked code."""
-    return any(folder in path for folder in _INSTALLED_FOLDERS)
 
 
 class ProtogymPlugin(Plugin):
@@ -158,7 +150,7 @@ class ProtogymPlugin(Plugin):
         # may call make() with an id whose class moved: the checked code, protogym and the
         # plugin distributions. Installed libraries that are none of these (numpy, torch,
         # the standard library) keep their cache; their types do not depend on the plugin.
-        if _installed_elsewhere(ctx.path) and ctx.id.split(".")[0] not in self._affected_packages:
+        if installed_elsewhere(ctx.path) and ctx.id.split(".")[0] not in self._affected_packages:
             return ""
         return self._digest
 
