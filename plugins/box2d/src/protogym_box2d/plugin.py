@@ -18,4 +18,22 @@ _ENVS = "protogym_box2d"
 
 @protogym.hookimpl
 def protogym_register_envs(registry: Registry) -> None:
-    """Registers the Box2D ids with Gymnasium 1.4's limits and thresholds."""
+    """Registers the Box2D ids with Gymnasium 1.4's limits and thresholds, and the
+    LunarLander pilot as their "heuristic" policy."""
+    registry.register(
+        id="LunarLander-v3",
+        entry_point=f"{_ENVS}.lunar_lander:LunarLanderEnv",
+        max_episode_steps=1000,
+        reward_threshold=200.0,
+    )
+    registry.register(
+        id="LunarLanderContinuous-v3",
+        entry_point=f"{_ENVS}.lunar_lander:LunarLanderEnv",
+        max_episode_steps=1000,
+        reward_threshold=200.0,
+        kwargs={"continuous": True},
+    )
+    registry.register_policy("LunarLander-v3", "heuristic", f"{_ENVS}.heuristics:lunar_lander")
+    registry.register_policy(
+        "LunarLanderContinuous-v3", "heuristic", f"{_ENVS}.heuristics:lunar_lander_continuous"
+    )

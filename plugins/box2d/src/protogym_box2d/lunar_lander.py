@@ -1,0 +1,461 @@
+"""LunarLander: fire a lander's engines to set it down softly on the pad between the flags.
+
+The dynamics are Gymnasium 1.4's LunarLander-v3: the same Box2D bodies and joints created in
+the same order, the terrain and the initial push drawn from `np_random` in the same order,
+and the same engine impulses, so a seed and an action sequence give the same trajectory.
+
+Observation (8 float32): x and y relative to the pad (scaled), x and y velocity, angle,
+angular velocity, and whether each leg touches the ground. Discrete actions: 0 nothing,
+1 left engine, 2 main engine, 3 right engine. Continuous actions (2 float32 in [-1, 1],
+clipped as in the reference): main throttle (off below 0, 50%-100% above) and side engines
+(off in [-0.5, 0.5], left below, right above). The episode ends with -100 on a crash or
+leaving the screen, and with +100 when the lander comes to rest.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar, SupportsFloat
+
+import numpy as np
+from numpy.typing import NDArray
+
+import protogym
+from protogym.error import InvalidAction, ResetNeeded
+from protogym.spaces import Box, Discrete
+
+try:
+    import Box2D
+    from Box2D.b2 import (
+        circleShape,
+        contactListener,
+        edgeShape,
+        fixtureDef,
+        polygonShape,
+        revoluteJointDef,
+    )
+except ImportError as error:  # pragma: no cover - exercised without the engine
+    raise ImportError(
+        'LunarLander needs the box2d package, which is not installed: pip install '
+        '"protogym-box2d" (it depends on box2d==2.3.10)'
+    ) from error
+
+__all__ = ["LunarLanderEnv"]
+
+FPS = 50
+SCALE = 30.0
+MAIN_ENGINE_POWER = 13.0
+SIDE_ENGINE_POWER = 0.6
+INITIAL_RANDOM = 1000.0
+LANDER_POLY = ((-14, 17), (-17, 0), (-17, -10), (17, -10), (17, 0), (14, 17))
+LEG_AWAY, LEG_DOWN, LEG_W, LEG_H = 20, 18, 2, 8
+LEG_SPRING_TORQUE = 40
+SIDE_ENGINE_HEIGHT = 14
+SIDE_ENGINE_AWAY = 12
+MAIN_ENGINE_Y = 4
+VIEWPORT_W, VIEWPORT_H = 600, 400
+WORLD_W, WORLD_H = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
+CHUNKS = 11
+
+Observation = NDArray[np.float32]
+Action = int | np.integer[Any] | NDArray[np.float32]
+
+_OBS_HIGH = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0], dtype=np.float32)
+_OBS_LOW = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0], dtype=np.float32)
+_BODY_COLOURS = ((128, 102, 230), (77, 77, 128))
+
+
+class _Touchdown(contactListener):
+    """Marks the lander crashed when its hull touches the moon, and tracks leg contacts."""
+
+    def __init__(self, env: LunarLanderEnv) -> None:
+        contactListener.__init__(self)
+        self.env = env
+
+    def BeginContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        if self.env._lander in bodies:
+            self.env._crashed = True
+        for leg in self.env._legs:
+            if leg in bodies:
+                leg.ground_contact = True
+
+    def EndContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        for leg in self.env._legs:
+            if leg in bodies:
+                leg.ground_contact = False
+
+
+class LunarLanderEnv(protogym.Env[Observation, Action]):
+    """Land on the pad; see the module docstring for spaces, actions and rewards."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+    observation_space: Box
+    action_space: Discrete | Box
+    render_mode: str | None
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        continuous: bool = False,
+        gravity: float = -10.0,
+        enable_wind: bool = False,
+        wind_power: float = 15.0,
+        turbulence_power: float = 1.5,
+    ) -> None:
+        if not -12.0 < gravity < 0.0:
+            raise ValueError(
+                f"LunarLander gravity must be between -12 and 0 (exclusive), got {gravity!r}"
+            )
+        if wind_power < 0.0:
+            raise ValueError(f"LunarLander wind_power must be >= 0, got {wind_power!r}")
+        if turbulence_power < 0.0:
+            raise ValueError(
+                f"LunarLander turbulence_power must be >= 0, got {turbulence_power!r}"
+            )
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"LunarLander does not support render_mode={render_mode!r}; choose one of "
+                f"{self.metadata['render_modes']} or None"
+            )
+        self.render_mode = render_mode
+        self.continuous = bool(continuous)
+        self.gravity = gravity
+        self.enable_wind = bool(enable_wind)
+        self.wind_power = wind_power
+        self.turbulence_power = turbulence_power
+        self.observation_space = Box(_OBS_LOW, _OBS_HIGH)
+        self.action_space = (
+            Box(-1.0, 1.0, (2,), np.float32) if self.continuous else Discrete(4)
+        )
+        self._world: Any = None
+        self._moon: Any = None
+        self._lander: Any = None
+        self._legs: list[Any] = []
+        self._particles: list[Any] = []
+        self._crashed = False
+        self._previous_shaping: float | None = None
+        self._wind_index = 0
+        self._torque_index = 0
+        self._terrain: list[tuple[tuple[float, float], ...]] = []
+        self.helipad_x1 = self.helipad_x2 = self.helipad_y = 0.0
+        self._window: Any = None
+        self._clock: Any = None
+
+    # -- episodes ----------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._destroy()
+        rng = self.np_random
+        # A fresh world each episode: Box2D keeps contact caches that would leak otherwise.
+        self._world = Box2D.b2World(gravity=(0, self.gravity))
+        self._world.contactListener_keepref = _Touchdown(self)
+        self._world.contactListener = self._world.contactListener_keepref
+        self._crashed = False
+        self._previous_shaping = None
+
+        heights = rng.uniform(0, WORLD_H / 2, size=(CHUNKS + 1,))
+        xs = [WORLD_W / (CHUNKS - 1) * i for i in range(CHUNKS)]
+        self.helipad_x1, self.helipad_x2 = xs[CHUNKS // 2 - 1], xs[CHUNKS // 2 + 1]
+        self.helipad_y = WORLD_H / 4
+        heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.helipad_y
+        smooth = [
+            0.33 * (heights[i - 1] + heights[i + 0] + heights[i + 1]) for i in range(CHUNKS)
+        ]
+        self._moon = self._world.CreateStaticBody(shapes=edgeShape(vertices=[(0, 0), (WORLD_W, 0)]))
+        self._terrain = []
+        for i in range(CHUNKS - 1):
+            left, right = (xs[i], smooth[i]), (xs[i + 1], smooth[i + 1])
+            self._moon.CreateEdgeFixture(vertices=[left, right], density=0, friction=0.1)
+            self._terrain.append((left, right, (right[0], WORLD_H), (left[0], WORLD_H)))
+
+        start_x, start_y = WORLD_W / 2, WORLD_H
+        self._lander = self._world.CreateDynamicBody(
+            position=(start_x, start_y),
+            angle=0.0,
+            fixtures=fixtureDef(
+                shape=polygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY]),
+                density=5.0,
+                friction=0.1,
+                categoryBits=0x0010,
+                maskBits=0x001,
+                restitution=0.0,
+            ),
+        )
+        push = (
+            rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
+            rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
+        )
+        self._lander.ApplyForceToCenter(push, True)
+        if self.enable_wind:
+            self._wind_index = int(rng.integers(-9999, 9999))
+            self._torque_index = int(rng.integers(-9999, 9999))
+        self._legs = [self._make_leg(side, start_x, start_y) for side in (-1, +1)]
+        if self.render_mode == "human":
+            self.render()
+        obs, *_ = self.step(np.array([0, 0]) if self.continuous else 0)
+        return obs, {}
+
+    def _make_leg(self, side: int, start_x: float, start_y: float) -> Any:
+        leg = self._world.CreateDynamicBody(
+            position=(start_x - side * LEG_AWAY / SCALE, start_y),
+            angle=side * 0.05,
+            fixtures=fixtureDef(
+                shape=polygonShape(box=(LEG_W / SCALE, LEG_H / SCALE)),
+                density=1.0,
+                restitution=0.0,
+                categoryBits=0x0020,
+                maskBits=0x001,
+            ),
+        )
+        leg.ground_contact = False
+        joint = revoluteJointDef(
+            bodyA=self._lander,
+            bodyB=leg,
+            localAnchorA=(0, 0),
+            localAnchorB=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE),
+            enableMotor=True,
+            enableLimit=True,
+            maxMotorTorque=LEG_SPRING_TORQUE,
+            motorSpeed=0.3 * side,
+        )
+        # how far each leg may fold: the left one between 0.4 and 0.9 rad, the right mirrored
+        joint.lowerAngle, joint.upperAngle = (0.4, 0.9) if side == -1 else (-0.9, -0.4)
+        leg.joint = self._world.CreateJoint(joint)
+        return leg
+
+    def step(self, action: Action) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        lander = self._lander
+        if lander is None:
+            raise ResetNeeded("LunarLanderEnv.step() was called before reset(); call reset() first")
+        rng = self.np_random
+        legs = self._legs
+        if self.enable_wind and not (legs[0].ground_contact or legs[1].ground_contact):
+            lander.ApplyForceToCenter((_gust(self._wind_index) * self.wind_power, 0.0), True)
+            self._wind_index += 1
+            lander.ApplyTorque(_gust(self._torque_index) * self.turbulence_power, True)
+            self._torque_index += 1
+
+        throttle = np.clip(action, -1, +1).astype(np.float64) if self.continuous else None
+        if throttle is None and not self.action_space.contains(action):
+            raise InvalidAction(
+                f"LunarLanderEnv.step got the invalid action {action!r}: the action space is "
+                "Discrete(4), so pass 0 (nothing), 1 (left engine), 2 (main) or 3 (right engine)"
+            )
+        tip = (math.sin(lander.angle), math.cos(lander.angle))
+        side = (-tip[1], tip[0])
+        dispersion = [rng.uniform(-1.0, +1.0) / SCALE for _ in range(2)]
+
+        main_power = 0.0
+        if (throttle[0] > 0.0) if throttle is not None else (action == 2):
+            main_power = 1.0 if throttle is None else (np.clip(throttle[0], 0.0, 1.0) + 1.0) * 0.5
+            offset = MAIN_ENGINE_Y / SCALE + 2 * dispersion[0]
+            ox = tip[0] * offset + side[0] * dispersion[1]
+            oy = -tip[1] * offset - side[1] * dispersion[1]
+            self._fire(ox, oy, (lander.position[0] + ox, lander.position[1] + oy),
+                       MAIN_ENGINE_POWER * main_power, 3.5, main_power)
+
+        side_power = 0.0
+        if (np.abs(throttle[1]) > 0.5) if throttle is not None else (action in (1, 3)):
+            if throttle is not None:
+                direction = np.sign(throttle[1])
+                side_power = np.clip(np.abs(throttle[1]), 0.5, 1.0)
+            else:
+                direction = int(action) - 2
+                side_power = 1.0
+            lateral = 3 * dispersion[1] + direction * SIDE_ENGINE_AWAY / SCALE
+            ox = tip[0] * dispersion[0] + side[0] * lateral
+            oy = -tip[1] * dispersion[0] - side[1] * lateral
+            where = (
+                lander.position[0] + ox - tip[0] * 17 / SCALE,
+                lander.position[1] + oy + tip[1] * SIDE_ENGINE_HEIGHT / SCALE,
+            )
+            self._fire(ox, oy, where, SIDE_ENGINE_POWER * side_power, 0.7, side_power)
+
+        self._world.Step(1.0 / FPS, 6 * 30, 2 * 30)
+        state = self._state()
+        shaping = (
+            -100 * np.sqrt(state[0] * state[0] + state[1] * state[1])
+            - 100 * np.sqrt(state[2] * state[2] + state[3] * state[3])
+            - 100 * abs(state[4])
+            + 10 * state[6]
+            + 10 * state[7]
+        )
+        reward = 0.0 if self._previous_shaping is None else shaping - self._previous_shaping
+        self._previous_shaping = shaping
+        reward -= main_power * 0.30  # fuel
+        reward -= side_power * 0.03
+        terminated = False
+        if self._crashed or abs(state[0]) >= 1.0:
+            terminated, reward = True, -100
+        if not lander.awake:
+            terminated, reward = True, +100
+        if self.render_mode == "human":
+            self.render()
+        return np.array(state, dtype=np.float32), float(reward), terminated, False, {}
+
+    def _fire(
+        self,
+        ox: float,
+        oy: float,
+        where: tuple[float, float],
+        power: float,
+        particle_mass: float,
+        particle_life: float,
+    ) -> None:
+        """An engine's impulse on the lander at `where`, and its exhaust particle if drawn."""
+        if self.render_mode is not None:
+            particle = self._make_particle(particle_mass, where[0], where[1], particle_life)
+            particle.ApplyLinearImpulse((ox * power, oy * power), where, True)
+        self._lander.ApplyLinearImpulse((-ox * power, -oy * power), where, True)
+
+    def _state(self) -> list[float]:
+        position, velocity = self._lander.position, self._lander.linearVelocity
+        return [
+            (position.x - WORLD_W / 2) / (WORLD_W / 2),
+            (position.y - (self.helipad_y + LEG_DOWN / SCALE)) / (WORLD_H / 2),
+            velocity.x * (WORLD_W / 2) / FPS,
+            velocity.y * (WORLD_H / 2) / FPS,
+            self._lander.angle,
+            20.0 * self._lander.angularVelocity / FPS,
+            1.0 if self._legs[0].ground_contact else 0.0,
+            1.0 if self._legs[1].ground_contact else 0.0,
+        ]
+
+    def _make_particle(self, mass: float, x: float, y: float, life: float) -> Any:
+        particle = self._world.CreateDynamicBody(
+            position=(x, y),
+            angle=0.0,
+            fixtures=fixtureDef(
+                shape=circleShape(radius=2 / SCALE, pos=(0, 0)),
+                density=mass,
+                friction=0.1,
+                categoryBits=0x0100,
+                maskBits=0x001,
+                restitution=0.3,
+            ),
+        )
+        particle.ttl = life
+        self._particles.append(particle)
+        self._drop_particles(everything=False)
+        return particle
+
+    def _drop_particles(self, everything: bool) -> None:
+        while self._particles and (everything or self._particles[0].ttl < 0):
+            self._world.DestroyBody(self._particles.pop(0))
+
+    def _destroy(self) -> None:
+        if self._moon is None:
+            return
+        self._world.contactListener = None
+        self._drop_particles(everything=True)
+        for body in (self._moon, self._lander, *self._legs):
+            self._world.DestroyBody(body)
+        self._moon = self._lander = None
+        self._legs = []
+
+    # -- pickling: Box2D objects do not pickle, so a copy starts before its first reset ---
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.update(_world=None, _moon=None, _lander=None, _legs=[], _particles=[],
+                     _window=None, _clock=None)
+        return state
+
+    # -- rendering ---------------------------------------------------------------------
+
+    def render(self) -> NDArray[np.uint8] | None:
+        if self.render_mode is None:
+            from protogym_box2d._render import warn_without_render_mode
+
+            warn_without_render_mode(self)
+            return None
+        if self._lander is None:
+            raise ResetNeeded(
+                "LunarLanderEnv.render() was called before reset(); call reset() first"
+            )
+        from protogym_box2d import _render as draw
+
+        pygame = draw.pygame
+        surface = pygame.Surface((VIEWPORT_W, VIEWPORT_H))
+        pygame.draw.rect(surface, (255, 255, 255), surface.get_rect())
+        for particle in self._particles:
+            particle.ttl -= 0.15
+            shade = (
+                int(max(0.2, 0.15 + particle.ttl) * 255),
+                int(max(0.2, 0.5 * particle.ttl) * 255),
+                int(max(0.2, 0.5 * particle.ttl) * 255),
+            )
+            particle.colour = shade
+        self._drop_particles(everything=False)
+        for polygon in self._terrain:
+            points = [(x * SCALE, y * SCALE) for x, y in polygon]
+            pygame.draw.polygon(surface, (0, 0, 0), points)
+            draw.gfxdraw.aapolygon(surface, points, (0, 0, 0))
+        # The reference draws the flags after every fixture; their anti-aliased edges blend
+        # again each time, so the same count of draws gives the same pixels.
+        for particle in self._particles:
+            for fixture in particle.fixtures:
+                centre = fixture.body.transform * fixture.shape.pos * SCALE
+                radius = fixture.shape.radius * SCALE
+                pygame.draw.circle(surface, color=particle.colour, center=centre, radius=radius)
+                pygame.draw.circle(surface, color=particle.colour, center=centre, radius=radius)
+                self._draw_flags(surface, draw)
+        fill, edge = _BODY_COLOURS
+        for body in (self._lander, *self._legs):
+            for fixture in body.fixtures:
+                transform = fixture.body.transform
+                path = [transform * vertex * SCALE for vertex in fixture.shape.vertices]
+                pygame.draw.polygon(surface, color=fill, points=path)
+                draw.gfxdraw.aapolygon(surface, path, fill)
+                pygame.draw.aalines(surface, color=edge, points=path, closed=True)
+                self._draw_flags(surface, draw)
+        surface = pygame.transform.flip(surface, False, True)
+        if self.render_mode == "human":
+            if self._window is None:
+                self._window, self._clock = draw.open_window("LunarLander", surface.get_size())
+            self._window.blit(surface, (0, 0))
+            pygame.event.pump()
+            self._clock.tick(self.metadata["render_fps"])
+            pygame.display.flip()
+            return None
+        return draw.pixels(surface)
+
+    def _draw_flags(self, surface: Any, draw: Any) -> None:
+        for x in (self.helipad_x1 * SCALE, self.helipad_x2 * SCALE):
+            bottom = self.helipad_y * SCALE
+            top = bottom + 50
+            draw.pygame.draw.line(surface, color=(255, 255, 255), start_pos=(x, bottom),
+                                  end_pos=(x, top), width=1)
+            flag = [(x, top), (x, top - 10), (x + 25, top - 5)]
+            draw.pygame.draw.polygon(surface, color=(204, 204, 0), points=flag)
+            draw.gfxdraw.aapolygon(surface, flag, (204, 204, 0))
+
+    def close(self) -> None:
+        if self._window is not None:
+            from protogym_box2d import _render as draw
+
+            draw.close_window()
+            self._window = self._clock = None
+
+    def get_keys_to_action(self) -> dict[tuple[int, ...] | str, int]:
+        """Keys for `protogym play`: W or Up fires the main engine, A/Left and D/Right the
+        side engines (the left engine pushes the lander right, as in the reference)."""
+        from protogym_box2d import _render as draw
+
+        pygame = draw.pygame
+        return {
+            (): 0,
+            "w": 2, (pygame.K_UP,): 2,
+            "a": 1, (pygame.K_LEFT,): 1,
+            "d": 3, (pygame.K_RIGHT,): 3,
+        }
+
+
+def _gust(index: int) -> float:
+    """The wind and turbulence pattern: a smooth, non-repeating function of the step."""
+    return math.tanh(math.sin(0.02 * index) + math.sin(math.pi * 0.01 * index))
