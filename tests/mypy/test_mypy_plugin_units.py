@@ -149,3 +149,30 @@ def test_only_code_that_can_call_make_is_rechecked_when_plugins_change() -> None
     assert key("protogym.core", os.path.join(site, "protogym", "core.py")) == digest
     plugin_module = os.path.join(site, "protogym_toy_text", "frozen_lake.py")
     assert key("protogym_toy_text.frozen_lake", plugin_module) == digest
+
+
+def test_the_installed_registry_is_saved_for_the_next_run_and_a_broken_one_is_not(
+    tmp_path: Path,
+) -> None:
+    specs = [
+        EnvSpec(id="a/Corridor-v0", entry_point="acme.envs:Corridor"),
+        EnvSpec(id="a/Vector-v0", vector_entry_point="acme.vector:Corridors"),
+    ]
+    wrappers = {"acme/Scale": WrapperSpec(name="acme/Scale", entry_point="acme.wrappers:Scale")}
+    saved = str(tmp_path / "cache" / "protogym-registry-abc.json")
+    loaded = InstalledRegistry(lambda: (specs, wrappers), saved=saved).envs
+    assert set(loaded) == {"a/Corridor-v0", "a/Vector-v0"}
+    # The next run reads the file and never loads the registry (this loader would fail).
+    second = InstalledRegistry(_broken_registry, saved=saved)
+    assert second.envs == loaded
+    assert second.wrappers == {"acme/Scale": "acme.wrappers:Scale"}
+    assert second.error is None
+
+    broken = str(tmp_path / "cache" / "protogym-registry-def.json")
+    assert InstalledRegistry(_broken_registry, saved=broken).error is not None
+    assert not Path(broken).exists()
+    (tmp_path / "cache" / "protogym-registry-bad.json").write_text("{not json")
+    garbled = InstalledRegistry(
+        lambda: (specs, wrappers), saved=str(tmp_path / "cache" / "protogym-registry-bad.json")
+    )
+    assert set(garbled.envs) == {"a/Corridor-v0", "a/Vector-v0"}

@@ -12,7 +12,9 @@ the second one changed.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
+import json
 import os
 import sys
 import warnings
@@ -128,17 +130,52 @@ class InstalledRegistry:
     """The installed registry, loaded on first use.
 
     A warm mypy run with nothing to re-check calls no hook, so it never pays for importing
-    the registry and the plugins.
+    the registry and the plugins. With a `saved` file (in mypy's cache folder, named for the
+    installation's digest), a run that re-checks code reads the registry from there instead
+    of importing the plugins again; a different installation has a different file.
     """
 
-    def __init__(self, load: Callable[[], Loaded] | None = None) -> None:
+    def __init__(
+        self, load: Callable[[], Loaded] | None = None, saved: str | None = None
+    ) -> None:
         self._load = load
+        self._saved = saved
         self._loaded: Installed | None = None
 
     def _get(self) -> Installed:
         if self._loaded is None:
+            self._loaded = self._read_saved()
+        if self._loaded is None:
             self._loaded = load_installed(self._load)
+            self._write_saved(self._loaded)
         return self._loaded
+
+    def _read_saved(self) -> Installed | None:
+        if self._saved is None:
+            return None
+        try:
+            with open(self._saved, encoding="utf-8") as handle:
+                data = json.load(handle)
+            envs = {item["id"]: KnownEnv(**item) for item in data["envs"]}
+            return Installed(envs, dict(data["wrappers"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # absent or unreadable: load the registry
+
+    def _write_saved(self, installed: Installed) -> None:
+        if self._saved is None or installed.error is not None:
+            return
+        data = {
+            "envs": [dataclasses.asdict(env) for env in installed.envs.values()],
+            "wrappers": installed.wrappers,
+        }
+        partial = f"{self._saved}.{os.getpid()}"
+        try:
+            os.makedirs(os.path.dirname(self._saved) or ".", exist_ok=True)
+            with open(partial, "w", encoding="utf-8") as handle:
+                json.dump(data, handle)
+            os.replace(partial, self._saved)  # parallel runs never read half a file
+        except OSError:
+            return  # a read-only cache only costs the next run the import
 
     @property
     def envs(self) -> dict[str, KnownEnv]:

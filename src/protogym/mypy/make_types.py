@@ -278,7 +278,7 @@ class MakeTyper:
             if mode == "vector_entry_point":
                 node = self.vector_node(env)
                 skip = frozenset({"num_envs", "autoreset_mode"})
-            elif mode not in ("sync", "async"):
+            elif mode not in _COPYING_MODES:
                 return
         constructor = constructor_of(node, ctx) if node is not None else None
         if constructor is not None:
@@ -342,7 +342,7 @@ class MakeTyper:
             return ctx.default_return_type
         batcher = Batcher(ctx.api, self._lookup)
         types = EnvTypes(batcher.batched(wrapped[0].obs), batcher.batched(wrapped[0].act))
-        if vector_class is None:
+        if vector_class is None or len(vector_class.defn.type_vars) != 3:
             return refine(ctx.default_return_type, types)
         anything = AnyType(TypeOfAny.special_form)
         return Instance(vector_class, [types.obs, types.act, anything])
@@ -395,9 +395,12 @@ class MakeTyper:
         return ctx.default_signature
 
 
+# Modes that build copies of the single env, and their class ([Obs, Act, Mode] generic).
+# RayVectorEnv is used once its module is in the build (make_vec imports it for typing).
 _COPYING_MODES = {
     "sync": "protogym.vector.sync_vector_env.SyncVectorEnv",
     "async": "protogym.vector.async_vector_env.AsyncVectorEnv",
+    "ray": "protogym.vector.ray_vector_env.RayVectorEnv",
 }
 
 
@@ -468,7 +471,9 @@ def refine(typ: Type, types: EnvTypes, inner: EnvTypes | None = None) -> Type:
 def _prefixed(env_id: str) -> bool:
     """Whether `env_id` reaches another library's registry (``gymnasium:...``): its types
     are unknown until run time, so it is typed like any env, never an unknown id."""
+    prefix, colon, _ = env_id.partition(":")
+    if not colon:
+        return False  # the common case, without importing the registry
     from protogym.registration.registry import BUILTIN_ID_PREFIXES
 
-    prefix, colon, _ = env_id.partition(":")
-    return bool(colon) and prefix in BUILTIN_ID_PREFIXES
+    return prefix in BUILTIN_ID_PREFIXES

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -66,8 +67,8 @@ def _plugin_digest() -> str:
 class ProtogymPlugin(Plugin):
     def __init__(self, options: object) -> None:
         super().__init__(options)  # type: ignore[arg-type]
-        installed = InstalledRegistry()
         self._digest = f"{installation_digest()}-{_plugin_digest()}"
+        installed = InstalledRegistry(saved=self._saved_registry_path())
         self._affected_packages = plugin_packages() | {"protogym"}
         self._locator = ModuleLocator(self.options)
         self._installed = installed
@@ -75,6 +76,13 @@ class ProtogymPlugin(Plugin):
         self._register = RegisterChecker(self._locator, self._build_modules)
         self._wrappers = WrapperCalls(self._build_modules)
         self._is_wrapper_class: dict[str, bool] = {}
+
+    def _saved_registry_path(self) -> str | None:
+        """Where this installation's registry is kept between runs: mypy's cache folder."""
+        cache_dir = self.options.cache_dir
+        if not self.options.incremental or not cache_dir or cache_dir == os.devnull:
+            return None
+        return os.path.join(cache_dir, f"protogym-registry-{self._digest}.json")
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         # Called once per build (and again by the daemon when files change): what the
