@@ -240,47 +240,48 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             lander.ApplyTorque(_gust(self._torque_index) * self.turbulence_power, True)
             self._torque_index += 1
 
-        throttle = np.clip(action, -1, +1).astype(np.float64) if self.continuous else None
+        # Plain floats from here on: the same IEEE arithmetic as the reference's numpy
+        # scalars, at a fraction of the cost (the goldens pin this to the bit).
+        throttle = _clipped(action) if self.continuous else None
         if throttle is None and not self.action_space.contains(action):
             raise InvalidAction(
                 f"LunarLanderEnv.step got the invalid action {action!r}: the action space is "
                 "Discrete(4), so pass 0 (nothing), 1 (left engine), 2 (main) or 3 (right engine)"
             )
-        tip = (math.sin(lander.angle), math.cos(lander.angle))
-        side = (-tip[1], tip[0])
-        dispersion = [rng.uniform(-1.0, +1.0) / SCALE for _ in range(2)]
+        angle = lander.angle
+        tip_x, tip_y = math.sin(angle), math.cos(angle)
+        side_x, side_y = -tip_y, tip_x
+        # both draws at once: the same two doubles, in the same order, as two single draws
+        spread_a, spread_b = (rng.uniform(-1.0, +1.0, size=2) / SCALE).tolist()
+        x, y = lander.position
 
         main_power = 0.0
         if (throttle[0] > 0.0) if throttle is not None else (action == 2):
-            main_power = 1.0 if throttle is None else (np.clip(throttle[0], 0.0, 1.0) + 1.0) * 0.5
-            offset = MAIN_ENGINE_Y / SCALE + 2 * dispersion[0]
-            ox = tip[0] * offset + side[0] * dispersion[1]
-            oy = -tip[1] * offset - side[1] * dispersion[1]
-            self._fire(ox, oy, (lander.position[0] + ox, lander.position[1] + oy),
-                       MAIN_ENGINE_POWER * main_power, 3.5, main_power)
+            main_power = 1.0 if throttle is None else (min(throttle[0], 1.0) + 1.0) * 0.5
+            offset = MAIN_ENGINE_Y / SCALE + 2 * spread_a
+            ox = tip_x * offset + side_x * spread_b
+            oy = -tip_y * offset - side_y * spread_b
+            self._fire(ox, oy, (x + ox, y + oy), MAIN_ENGINE_POWER * main_power, 3.5, main_power)
 
         side_power = 0.0
-        if (np.abs(throttle[1]) > 0.5) if throttle is not None else (action in (1, 3)):
+        if (abs(throttle[1]) > 0.5) if throttle is not None else (action in (1, 3)):
             if throttle is not None:
-                direction = np.sign(throttle[1])
-                side_power = np.clip(np.abs(throttle[1]), 0.5, 1.0)
+                direction = 1.0 if throttle[1] > 0.0 else -1.0
+                side_power = min(abs(throttle[1]), 1.0)
             else:
                 direction = int(action) - 2
                 side_power = 1.0
-            lateral = 3 * dispersion[1] + direction * SIDE_ENGINE_AWAY / SCALE
-            ox = tip[0] * dispersion[0] + side[0] * lateral
-            oy = -tip[1] * dispersion[0] - side[1] * lateral
-            where = (
-                lander.position[0] + ox - tip[0] * 17 / SCALE,
-                lander.position[1] + oy + tip[1] * SIDE_ENGINE_HEIGHT / SCALE,
-            )
+            lateral = 3 * spread_b + direction * SIDE_ENGINE_AWAY / SCALE
+            ox = tip_x * spread_a + side_x * lateral
+            oy = -tip_y * spread_a - side_y * lateral
+            where = (x + ox - tip_x * 17 / SCALE, y + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE)
             self._fire(ox, oy, where, SIDE_ENGINE_POWER * side_power, 0.7, side_power)
 
         self._world.Step(1.0 / FPS, 6 * 30, 2 * 30)
         state = self._state()
         shaping = (
-            -100 * np.sqrt(state[0] * state[0] + state[1] * state[1])
-            - 100 * np.sqrt(state[2] * state[2] + state[3] * state[3])
+            -100 * math.sqrt(state[0] * state[0] + state[1] * state[1])
+            - 100 * math.sqrt(state[2] * state[2] + state[3] * state[3])
             - 100 * abs(state[4])
             + 10 * state[6]
             + 10 * state[7]
@@ -454,6 +455,12 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             "a": 1, (pygame.K_LEFT,): 1,
             "d": 3, (pygame.K_RIGHT,): 3,
         }
+
+
+def _clipped(action: Any) -> tuple[float, float]:
+    """A continuous action clipped into [-1, 1], as the reference clips it."""
+    main, lateral = np.asarray(action, dtype=np.float64).tolist()
+    return min(max(main, -1.0), 1.0), min(max(lateral, -1.0), 1.0)
 
 
 def _gust(index: int) -> float:

@@ -1,0 +1,66 @@
+"""Steps per second of the Box2D envs through `make`, protogym against Gymnasium 1.4.
+
+Both libraries get the same id, seed and pre-drawn random actions (so episodes crash and
+reset often, and resets, which build the terrain and bodies, are timed too). Runs are
+interleaved and the best of each kept.
+
+Run: ``.venv/bin/python benchmarks/bench_box2d.py [--steps N] [--repeats R] [ID ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+
+import protogym
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import Row, interleaved_rates, print_rows
+
+ENV_IDS = ("LunarLander-v3", "LunarLanderContinuous-v3")
+TARGET = 1.5
+
+
+def _stepper(env: Any, actions: list[Any]) -> Callable[[], object]:
+    env.reset(seed=0)
+    step, reset = env.step, env.reset
+    next_action = itertools.cycle(actions).__next__
+
+    def work() -> None:
+        _, _, terminated, truncated, _ = step(next_action())
+        if terminated or truncated:
+            reset()
+
+    return work
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=5_000, help="steps per timed run")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs, best is kept")
+    parser.add_argument("ids", nargs="*", default=ENV_IDS, help="env ids (default: all)")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    rows = []
+    for env_id in args.ids:
+        ours, theirs = protogym.make(env_id), gymnasium.make(env_id)
+        theirs.action_space.seed(0)
+        actions = [theirs.action_space.sample() for _ in range(4096)]
+        rates = interleaved_rates(
+            _stepper(ours, actions), _stepper(theirs, actions), args.steps, args.repeats
+        )
+        rows.append(Row(f"{env_id} step (make)", "/s", *rates, True, TARGET))
+        ours.close()
+        theirs.close()
+    print_rows("box2d: steps per second through make", rows)
+
+
+if __name__ == "__main__":
+    main()
