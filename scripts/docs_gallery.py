@@ -27,7 +27,7 @@ from protogym.registration import EnvSpec
 
 GALLERY = "envs/gallery"
 SEED = 7
-MAX_STEPS = 150
+MAX_STEPS = 300
 MAX_SIDE = 320
 # String arguments that change what an agent sees but not which env it is.
 _NOT_CONTENT = frozenset({"obs_type", "render_mode"})

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything into .venv, then runs a random agent on CartPole-v1 and prints each
-# episode's return and length and a summary.
+# Installs everything into .venv, then flies LunarLander-v3 with its heuristic pilot and
+# prints each episode's return and length and a summary.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/install.sh"
-.venv/bin/protogym run CartPole-v1 --episodes 10 --seed 42
+.venv/bin/protogym run LunarLander-v3 --policy heuristic --episodes 5 --seed 0

@@ -28,6 +28,15 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _short(space: Any) -> str:
+    """A space on one line: a Box by its shape and dtype (`describe` shows the bounds)."""
+    from protogym.spaces import Box
+
+    if isinstance(space, Box):
+        return f"Box{space.shape} of {space.dtype}"
+    return str(space)
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -57,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     agent = "random agent" if args.policy == "random" else f"policy {args.policy!r}"
     out.print(
         f"[bold]{args.env_id}[/bold]: {agent}, {args.episodes} episodes, {seed_text}\n"
-        f"  observations {env.observation_space}\n  actions      {env.action_space}"
+        f"  observations {_short(env.observation_space)}\n  actions      {_short(env.action_space)}"
     )
     table = Table("episode", "return", "length", "ended by", title=None)
     returns: list[float] = []
