@@ -40,7 +40,7 @@ except ImportError as error:  # pragma: no cover - exercised without the engine
         '"protogym-box2d" (it depends on box2d==2.3.10)'
     ) from error
 
-__all__ = ["LunarLanderEnv"]
+__all__ = ["LunarLanderEnv", "LunarLanderV2Env"]
 
 FPS = 50
 SCALE = 30.0
@@ -89,6 +89,11 @@ class _Touchdown(contactListener):
 
 class LunarLanderEnv(protogym.Env[Observation, Action]):
     """Land on the pad; see the module docstring for spaces, actions and rewards."""
+
+    # What v2 (`LunarLanderV2Env`) does differently, as class-level switches.
+    _fresh_world_each_episode: ClassVar[bool] = True
+    _exhaust_without_rendering: ClassVar[bool] = False
+    _throttle_dtype: ClassVar[type[np.floating[Any]]] = np.float64
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     observation_space: Box
@@ -152,7 +157,8 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         self._destroy()
         rng = self.np_random
         # A fresh world each episode: Box2D keeps contact caches that would leak otherwise.
-        self._world = Box2D.b2World(gravity=(0, self.gravity))
+        if self._fresh_world_each_episode or self._world is None:
+            self._world = Box2D.b2World(gravity=(0, self.gravity))
         self._world.contactListener_keepref = _Touchdown(self)
         self._world.contactListener = self._world.contactListener_keepref
         self._crashed = False
@@ -191,7 +197,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
         )
         self._lander.ApplyForceToCenter(push, True)
-        if self.enable_wind:
+        if self.enable_wind and self._fresh_world_each_episode:
             self._wind_index = int(rng.integers(-9999, 9999))
             self._torque_index = int(rng.integers(-9999, 9999))
         self._legs = [self._make_leg(side, start_x, start_y) for side in (-1, +1)]
@@ -242,7 +248,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
 
         # Plain floats from here on: the same IEEE arithmetic as the reference's numpy
         # scalars, at a fraction of the cost (the goldens pin this to the bit).
-        throttle = _clipped(action) if self.continuous else None
+        throttle = _clipped(action, self._throttle_dtype) if self.continuous else None
         if throttle is None and not self.action_space.contains(action):
             raise InvalidAction(
                 f"LunarLanderEnv.step got the invalid action {action!r}: the action space is "
@@ -309,7 +315,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         particle_life: float,
     ) -> None:
         """An engine's impulse on the lander at `where`, and its exhaust particle if drawn."""
-        if self.render_mode is not None:
+        if self.render_mode is not None or self._exhaust_without_rendering:
             particle = self._make_particle(particle_mass, where[0], where[1], particle_life)
             particle.ApplyLinearImpulse((ox * power, oy * power), where, True)
         self._lander.ApplyLinearImpulse((-ox * power, -oy * power), where, True)
@@ -457,12 +463,44 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         }
 
 
-def _clipped(action: Any) -> tuple[float, float]:
-    """A continuous action clipped into [-1, 1], as the reference clips it."""
-    main, lateral = np.asarray(action, dtype=np.float64).tolist()
-    return min(max(main, -1.0), 1.0), min(max(lateral, -1.0), 1.0)
+def _clipped(action: Any, dtype: type[np.floating[Any]]) -> tuple[float, float]:
+    """A continuous action clipped into [-1, 1] in `dtype`, as the reference clips it."""
+    main, lateral = np.clip(np.asarray(action, dtype=dtype), -1, 1).tolist()
+    return main, lateral
 
 
 def _gust(index: int) -> float:
     """The wind and turbulence pattern: a smooth, non-repeating function of the step."""
     return math.tanh(math.sin(0.02 * index) + math.sin(math.pi * 0.01 * index))
+
+
+class LunarLanderV2Env(LunarLanderEnv):
+    """LunarLander as gym 0.26 has it (the seeds' LunarLander-v2), for reproducing old results.
+
+    Its differences from v3 are kept on purpose: the wind phase is drawn once, when the env is
+    built, from NumPy's global generator (so `reset(seed=...)` does not set it, and it runs on
+    across episodes); one Box2D world serves every episode; continuous actions are clipped in
+    float32; exhaust particles are simulated even when nothing is drawn. One is not: gym
+    0.26 declared bounds (|x|, |y| <= 1.5) that its own observations leave, which breaks the
+    contract, so v2 declares v3's bounds; the observations themselves are gym 0.26's.
+    """
+
+    _fresh_world_each_episode: ClassVar[bool] = False
+    _exhaust_without_rendering: ClassVar[bool] = True
+    _throttle_dtype: ClassVar[type[np.floating[Any]]] = np.float32
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        continuous: bool = False,
+        gravity: float = -10.0,
+        enable_wind: bool = False,
+        wind_power: float = 15.0,
+        turbulence_power: float = 1.5,
+    ) -> None:
+        super().__init__(
+            render_mode, continuous, gravity, enable_wind, wind_power, turbulence_power
+        )
+        self._wind_index = int(np.random.randint(-9999, 9999))  # global, as gym 0.26
+        self._torque_index = int(np.random.randint(-9999, 9999))
+        self._world = Box2D.b2World(gravity=(0, gravity))

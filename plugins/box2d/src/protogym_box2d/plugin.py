@@ -33,7 +33,26 @@ def protogym_register_envs(registry: Registry) -> None:
         reward_threshold=200.0,
         kwargs={"continuous": True},
     )
-    registry.register_policy("LunarLander-v3", "heuristic", f"{_ENVS}.heuristics:lunar_lander")
-    registry.register_policy(
-        "LunarLanderContinuous-v3", "heuristic", f"{_ENVS}.heuristics:lunar_lander_continuous"
+    # gym 0.26's versions, the seeds' LunarLander-v2 (see docs/envs/box2d.md for the changes)
+    registry.register(
+        id="LunarLander-v2",
+        entry_point=f"{_ENVS}.lunar_lander:LunarLanderV2Env",
+        max_episode_steps=1000,
+        reward_threshold=200.0,
     )
+    registry.register(
+        id="LunarLanderContinuous-v2",
+        entry_point=f"{_ENVS}.lunar_lander:LunarLanderV2Env",
+        max_episode_steps=1000,
+        reward_threshold=200.0,
+        kwargs={"continuous": True},
+    )
+    for version in ("v2", "v3"):
+        registry.register_policy(
+            f"LunarLander-{version}", "heuristic", f"{_ENVS}.heuristics:lunar_lander"
+        )
+        registry.register_policy(
+            f"LunarLanderContinuous-{version}",
+            "heuristic",
+            f"{_ENVS}.heuristics:lunar_lander_continuous",
+        )
