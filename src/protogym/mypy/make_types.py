@@ -11,6 +11,7 @@ wrappers are not all literal names of registered wrapper classes keeps the `Any`
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 
 from mypy.errorcodes import ErrorCode
@@ -62,6 +63,10 @@ from protogym.mypy.known_ids import (
 )
 from protogym.mypy.wrapper_calls import innermost as innermost_of
 from protogym.mypy.wrapper_calls import with_unwrapped
+
+# "[namespace/]Name[-vN]", to group an unknown id with the registered versions of its name
+# (the registry's own pattern would cost the checker an import of the registry).
+_ID_PARTS = re.compile(r"(?:(?P<namespace>[^/]*)/)?(?P<name>[^/]+?)(?:-v(?P<version>\d+))?")
 
 ENV_ID = ErrorCode("protogym-env-id", "An env id that the registry does not know", "protogym")
 
@@ -187,15 +192,13 @@ class MakeTyper:
         )
 
     def unknown_id_message(self, env_id: str) -> str:
-        from protogym.registration.env_spec import ENV_ID_RE
-
         ids = sorted(set(self._installed.envs) | set(self.in_build()))
         message = f'Unknown environment id "{env_id}"'
-        match = ENV_ID_RE.fullmatch(env_id)
+        match = _ID_PARTS.fullmatch(env_id)
         same_name = []
         if match is not None:
             for known in ids:
-                other = ENV_ID_RE.fullmatch(known)
+                other = _ID_PARTS.fullmatch(known)
                 if other is not None and (other["namespace"], other["name"]) == (
                     match["namespace"],
                     match["name"],
