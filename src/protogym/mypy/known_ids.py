@@ -320,6 +320,61 @@ def scan_registrations(path: str, module_id: str) -> list[SourceRegistration]:
     return found
 
 
+class ScannedLibraries:
+    """Installed libraries' files known to hold no literal `register` call, between runs.
+
+    Looking for registrations in the installed libraries of a build (thousands of files when
+    it holds torch) costs a read per file; a file whose size and modification time are those
+    it had when it was found to hold none is skipped. Kept in mypy's cache folder; without
+    one (`saved` None), every file is read.
+    """
+
+    def __init__(self, saved: str | None) -> None:
+        self._saved = saved
+        self._stamps: dict[str, list[int]] | None = None
+        self._changed = False
+
+    def scan(self, path: str, module_id: str) -> list[SourceRegistration]:
+        stamps = self._load()
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return []
+        stamp = [stat.st_mtime_ns, stat.st_size]
+        if stamps.get(path) == stamp:
+            return []
+        found = scan_registrations(path, module_id)
+        if not found:
+            stamps[path] = stamp
+            self._changed = True
+        return found
+
+    def save(self) -> None:
+        if self._saved is None or not self._changed or self._stamps is None:
+            return
+        partial = f"{self._saved}.{os.getpid()}"
+        try:
+            with open(partial, "w", encoding="utf-8") as handle:
+                json.dump(self._stamps, handle)
+            os.replace(partial, self._saved)
+        except OSError:
+            return  # a read-only cache only costs the next run the reads
+        self._changed = False
+
+    def _load(self) -> dict[str, list[int]]:
+        if self._stamps is None:
+            self._stamps = {}
+            if self._saved is not None:
+                try:
+                    with open(self._saved, encoding="utf-8") as handle:
+                        loaded = json.load(handle)
+                    if isinstance(loaded, dict):
+                        self._stamps = loaded
+                except (OSError, ValueError):
+                    pass
+        return self._stamps
+
+
 def _callee_name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Name):
         return func.id

@@ -56,6 +56,7 @@ from protogym.mypy.env_types import (
 from protogym.mypy.known_ids import (
     InstalledRegistry,
     KnownEnv,
+    ScannedLibraries,
     SourceRegistration,
     installed_elsewhere,
     scan_registrations,
@@ -141,8 +142,10 @@ class MakeTyper:
         installed: InstalledRegistry,
         modules: Callable[[], dict[str, MypyFile]],
         lookup: Lookup,
+        scanned: ScannedLibraries | None = None,
     ) -> None:
         self._installed = installed
+        self._scanned = scanned or ScannedLibraries(None)
         self._modules = modules
         self._lookup = lookup
         self._own: dict[str, SourceRegistration] | None = None
@@ -176,8 +179,9 @@ class MakeTyper:
         if self._all is None:
             found = dict(self._own)
             for module_id, path in self._libraries:
-                for registration in scan_registrations(path, module_id):
+                for registration in self._scanned.scan(path, module_id):
                     found.setdefault(registration.id, registration)
+            self._scanned.save()
             self._all = found
         return self._all
 

@@ -37,6 +37,7 @@ from protogym.mypy.deps import ModuleLocator, env_module_dependencies
 from protogym.mypy.env_defaults import ENV_FULLNAME, add_env_defaults
 from protogym.mypy.known_ids import (
     InstalledRegistry,
+    ScannedLibraries,
     installation_digest,
     installed_elsewhere,
     plugin_packages,
@@ -68,21 +69,25 @@ class ProtogymPlugin(Plugin):
     def __init__(self, options: object) -> None:
         super().__init__(options)  # type: ignore[arg-type]
         self._digest = f"{installation_digest()}-{_plugin_digest()}"
-        installed = InstalledRegistry(saved=self._saved_registry_path())
+        saved_registry = self._saved_path(f"protogym-registry-{self._digest}.json")
+        installed = InstalledRegistry(saved=saved_registry)
         self._affected_packages = plugin_packages() | {"protogym"}
         self._locator = ModuleLocator(self.options)
         self._installed = installed
-        self._make = MakeTyper(installed, self._build_modules, self.lookup_fully_qualified)
+        scanned = ScannedLibraries(self._saved_path("protogym-scanned-libraries.json"))
+        self._make = MakeTyper(
+            installed, self._build_modules, self.lookup_fully_qualified, scanned
+        )
         self._register = RegisterChecker(self._locator, self._build_modules)
         self._wrappers = WrapperCalls(self._build_modules)
         self._is_wrapper_class: dict[str, bool] = {}
 
-    def _saved_registry_path(self) -> str | None:
-        """Where this installation's registry is kept between runs: mypy's cache folder."""
+    def _saved_path(self, name: str) -> str | None:
+        """Where the plugin keeps `name` between runs: mypy's cache folder, if it has one."""
         cache_dir = self.options.cache_dir
         if not self.options.incremental or not cache_dir or cache_dir == os.devnull:
             return None
-        return os.path.join(cache_dir, f"protogym-registry-{self._digest}.json")
+        return os.path.join(cache_dir, name)
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         # Called once per build (and again by the daemon when files change): what the
