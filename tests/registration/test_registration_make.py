@@ -172,9 +172,9 @@ def test_wrap_applies_by_name_and_extends_the_spec() -> None:
         ),
     )
     with pytest.raises(UnregisteredWrapper, match="Did you mean 'ClipReward'"):
-        protogym.wrap(env, "ClipRewards")
+        protogym.wrap(env, "ClipRewards")  # type: ignore[protogym-env-id]
     with pytest.raises(TypeError, match="wrapper 'ClipReward' got unexpected keyword"):
-        protogym.wrap(env, "ClipReward", low=0)
+        protogym.wrap(env, "ClipReward", low=0)  # type: ignore[protogym-kwargs]
 
 
 def test_bad_wrapper_request_is_explained() -> None:

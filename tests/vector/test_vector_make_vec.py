@@ -74,7 +74,7 @@ def test_bad_arguments_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="num_envs to be a positive int, got 0"):
         make_vec("CartPole-v1", 0)
     with pytest.raises(ValueError, match=r"vectorization_mode must be one of \['sync'"):
-        make_vec("CartPole-v1", 1, vectorization_mode="threads")  # type: ignore[arg-type]
+        make_vec("CartPole-v1", 1, vectorization_mode="threads")  # type: ignore[call-overload]
     with pytest.raises(ValueError, match=r"does not accept vector_kwargs \['speed'\]"):
         make_vec("CartPole-v1", 1, vectorization_mode="sync", vector_kwargs={"speed": 2})
     with pytest.raises(ValueError, match="only 'autoreset_mode' in vector_kwargs"):

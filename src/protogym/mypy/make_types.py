@@ -287,6 +287,8 @@ class MakeTyper:
                 skip = frozenset({"num_envs", "autoreset_mode"})
             elif mode not in _COPYING_MODES:
                 return
+            else:
+                skip = _MAKE_KEYWORDS  # sync/async build each sub-env with make(spec, **kwargs)
         constructor = constructor_of(node, ctx) if node is not None else None
         if constructor is not None:
             owner = f'"{constructor_name(node)}" (the entry point of "{env_id}")'
@@ -473,6 +475,12 @@ def refine(typ: Type, types: EnvTypes, inner: EnvTypes | None = None) -> Type:
         for old, new in zip(proper.args, wanted, strict=True)
     ]
     return proper.copy_modified(args=args)
+
+
+# make()'s own keywords: make_vec passes them on to make(), not to the env's constructor.
+_MAKE_KEYWORDS = frozenset(
+    {"max_episode_steps", "render_mode", "disable_env_checker", "return_two_dones"}
+)
 
 
 def _prefixed(env_id: str) -> bool:
