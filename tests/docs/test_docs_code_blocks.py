@@ -51,6 +51,17 @@ def cli_commands(text: str) -> list[list[str]]:
     ]
 
 
+# One thread per math library: the suite runs two pytest workers on two cores, and torch's
+# default thread pool would fight the other worker for them.
+_ENV = {
+    **os.environ,
+    "SDL_VIDEODRIVER": "dummy",
+    "SDL_AUDIODRIVER": "dummy",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+
+
 def _text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
@@ -76,11 +87,10 @@ def test_cli_lines_are_found() -> None:
 
 @pytest.mark.parametrize("page", CLI_PAGES, ids=lambda path: str(path.relative_to(DOCS)))
 def test_every_cli_line_runs(page: Path, tmp_path: Path) -> None:
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     for arguments in cli_commands(_text(page)):
         result = subprocess.run(
             [str(_PROTOGYM), *arguments], capture_output=True, text=True, cwd=tmp_path,
-            env=env, timeout=300,
+            env=_ENV, timeout=300,
         )
         command = shlex.join(["protogym", *arguments])
         assert result.returncode == 0, f"docs/{page.relative_to(DOCS)}: `{command}` failed:\n" + (
@@ -117,14 +127,13 @@ for number, block in enumerate(blocks, start=1):
 def test_every_python_block_runs(page: Path, tmp_path: Path) -> None:
     name = str(page.relative_to(DOCS))
     blocks = python_blocks(_text(page))
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     result = subprocess.run(
         [sys.executable, "-c", _RUNNER],
         input=json.dumps([name, blocks]),
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env=env,
+        env=_ENV,
         timeout=300,
     )
     assert result.returncode == 0, f"a code block of docs/{name} failed:\n{result.stderr}"
