@@ -10,35 +10,19 @@ Run: ``.venv/bin/python benchmarks/bench_box2d.py [--steps N] [--repeats R] [ID 
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 import warnings
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import gymnasium
 
 import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, interleaved_rates, print_rows
+from harness import Row, interleaved_rates, print_rows, stepper
 
 ENV_IDS = ("LunarLander-v3", "LunarLanderContinuous-v3")
 TARGET = 1.5
-
-
-def _stepper(env: Any, actions: list[Any]) -> Callable[[], object]:
-    env.reset(seed=0)
-    step, reset = env.step, env.reset
-    next_action = itertools.cycle(actions).__next__
-
-    def work() -> None:
-        _, _, terminated, truncated, _ = step(next_action())
-        if terminated or truncated:
-            reset()
-
-    return work
 
 
 def main() -> None:
@@ -54,7 +38,7 @@ def main() -> None:
         theirs.action_space.seed(0)
         actions = [theirs.action_space.sample() for _ in range(4096)]
         rates = interleaved_rates(
-            _stepper(ours, actions), _stepper(theirs, actions), args.steps, args.repeats
+            stepper(ours, actions), stepper(theirs, actions), args.steps, args.repeats
         )
         rows.append(Row(f"{env_id} step (make)", "/s", *rates, True, TARGET))
         ours.close()

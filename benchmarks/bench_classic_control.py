@@ -14,19 +14,16 @@ Run: ``.venv/bin/python benchmarks/bench_classic_control.py [--steps N] [--repea
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 import warnings
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import gymnasium
 
 import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, interleaved_rates, print_rows
+from harness import Row, interleaved_rates, print_rows, stepper
 
 ENV_IDS = (
     "CartPole-v1",
@@ -38,25 +35,6 @@ ENV_IDS = (
 # Through `make`: CartPole-v1 at least 2.5x Gymnasium, every env at least 2x.
 MAKE_TARGETS = {"CartPole-v1": 2.5}
 DEFAULT_TARGET = 2.0
-
-
-def _stepper(env: Any, actions: list[Any]) -> Callable[[], object]:
-    """A closure doing one step per call, resetting when an episode ends.
-
-    The loop's own overhead is kept small (bound methods, a cycling iterator), since it is
-    paid by both libraries alike and only dilutes the ratio.
-    """
-    env.reset(seed=0)
-    step = env.step
-    reset = env.reset
-    next_action = itertools.cycle(actions).__next__
-
-    def work() -> None:
-        _, _, terminated, truncated, _ = step(next_action())
-        if terminated or truncated:
-            reset()
-
-    return work
 
 
 def main() -> None:
@@ -76,14 +54,14 @@ def main() -> None:
         actions = [theirs.action_space.sample() for _ in range(4096)]
 
         rates = interleaved_rates(
-            _stepper(ours, actions), _stepper(theirs, actions), args.steps, args.repeats
+            stepper(ours, actions), stepper(theirs, actions), args.steps, args.repeats
         )
         target = MAKE_TARGETS.get(env_id, DEFAULT_TARGET)
         made.append(Row(f"{env_id} step (make)", "/s", *rates, True, target))
 
         rates = interleaved_rates(
-            _stepper(ours.unwrapped, actions),
-            _stepper(theirs.unwrapped, actions),
+            stepper(ours.unwrapped, actions),
+            stepper(theirs.unwrapped, actions),
             args.steps,
             args.repeats,
         )

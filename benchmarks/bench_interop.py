@@ -30,22 +30,9 @@ from protogym.interop import gymnasium as _registers_protogym_ids  # noqa: F401
 from protogym.interop.sb3 import to_sb3_vec_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, interleaved_rates, print_rows
+from harness import Row, interleaved_rates, print_rows, stepper
 
 NUM_ENVS = 8
-
-
-def _single_stepper(env: Any, actions: list[Any]) -> Callable[[], object]:
-    env.reset(seed=0)
-    step, reset = env.step, env.reset
-    next_action = itertools.cycle(actions).__next__
-
-    def work() -> None:
-        _, _, terminated, truncated, _ = step(next_action())
-        if terminated or truncated:
-            reset()
-
-    return work
 
 
 def _vec_stepper(venv: Any, actions: list[np.ndarray]) -> Callable[[], object]:
@@ -68,7 +55,7 @@ def main() -> None:
     theirs.action_space.seed(0)
     actions = [theirs.action_space.sample() for _ in range(4096)]
     single = interleaved_rates(
-        _single_stepper(ours, actions), _single_stepper(theirs, actions), args.steps, args.repeats
+        stepper(ours, actions), stepper(theirs, actions), args.steps, args.repeats
     )
 
     ours_vec = to_sb3_vec_env(protogym.make_vec("CartPole-v1", NUM_ENVS))
