@@ -160,6 +160,8 @@ def test_a_gymnasium_id_registered_by_a_package_is_made_after_importing_it() -> 
 def test_an_unknown_gymnasium_id_says_how_to_name_its_package() -> None:
     with pytest.raises(UnregisteredEnv, match=r"'gymnasium:<package>:Nope-v0'"):
         protogym.make("gymnasium:Nope-v0")
+    with pytest.raises(ModuleNotFoundError, match="names the package 'no_such_pkg'"):
+        protogym.make("gymnasium:no_such_pkg:Nope-v0")
 
 
 def test_from_gymnasium_gives_protogym_spaces_wrappers_and_checks() -> None:

@@ -589,7 +589,14 @@ def gymnasium_env_spec(gymnasium_id: str) -> EnvSpec:
 def _gymnasium_registry_spec(gymnasium_id: str) -> gymnasium.envs.registration.EnvSpec:
     module, _, env_id = gymnasium_id.rpartition(":")
     if module:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            raise ModuleNotFoundError(
+                f"'gymnasium:{gymnasium_id}' names the package {module!r} to import first, "
+                f"but it is not installed ({error}); install the package that registers "
+                f"{env_id!r} in Gymnasium"
+            ) from error
     try:
         return gymnasium.spec(env_id)
     except gymnasium.error.Error as error:
