@@ -88,6 +88,8 @@ _SHARED = [
     "Taxi-v4",
     "CliffWalking-v1",
     "Blackjack-v1",
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
 ]
 
 
