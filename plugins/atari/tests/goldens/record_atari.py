@@ -9,7 +9,8 @@ Each case is an id with extra arguments, reset seeds and a number of random acti
 or the unseeded reset after an episode ends, the golden holds the SHA-1 of the observation,
 the reward, both flags and the info's lives and frame numbers; seeded resets also store the
 info's two seed words. The plugin's tests replay the actions without Gymnasium and compare
-to the bit.
+to the bit. ``registry`` lists every id ale-py registers in Gymnasium with its arguments, for
+the test that the plugin registers the same.
 """
 
 from __future__ import annotations
@@ -135,8 +136,30 @@ def record(case: dict[str, Any]) -> dict[str, np.ndarray]:
     }
 
 
+def ale_py_registry() -> list[dict[str, Any]]:
+    """Every id ale-py registers in Gymnasium, with what `make` would use of its spec."""
+    import ale_py
+    import gymnasium
+
+    gymnasium.register_envs(ale_py)
+    found = []
+    for env_id, spec in gymnasium.registry.items():
+        if not str(spec.entry_point).startswith("ale_py"):
+            continue
+        kwargs = {k: list(v) if isinstance(v, tuple) else v for k, v in spec.kwargs.items()}
+        found.append({
+            "id": env_id,
+            "kwargs": kwargs,
+            "max_episode_steps": spec.max_episode_steps,
+            "reward_threshold": spec.reward_threshold,
+            "nondeterministic": spec.nondeterministic,
+            "vector": spec.vector_entry_point is not None,
+        })
+    return found
+
+
 def main() -> None:
-    arrays: dict[str, np.ndarray] = {}
+    arrays: dict[str, np.ndarray] = {"registry": np.array(json.dumps(ale_py_registry()))}
     for case in CASES:
         for key, value in record(case).items():
             arrays[f"{case['name']}/{key}"] = value
