@@ -115,6 +115,11 @@ def test_bad_input_says_what_was_wrong() -> None:
         LunarLanderEnv(wind_power=-1.0)
     with pytest.raises(ValueError, match="does not support render_mode='ansi'"):
         LunarLanderEnv(render_mode="ansi")
+    continuous = LunarLanderEnv(continuous=True)
+    continuous.reset(seed=0)
+    for wrong_shape in (np.zeros(3, np.float32), np.zeros((2, 2)), 0.5):
+        with pytest.raises(InvalidAction, match=r"pass two floats.*shape \(2,\)"):
+            continuous.step(wrong_shape)
 
 
 def test_protogym_play_keys_fire_the_engines() -> None:

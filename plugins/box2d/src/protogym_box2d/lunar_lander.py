@@ -137,6 +137,10 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         self._world: Any = None
         self._moon: Any = None
         self._lander: Any = None
+        # Views of the lander's position and velocity: pybox2d returns these vectors by
+        # reference, so they follow the body without a new object on every read.
+        self._position: Any = None
+        self._velocity: Any = None
         self._legs: list[Any] = []
         self._particles: list[Any] = []
         self._crashed = False
@@ -197,6 +201,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
         )
         self._lander.ApplyForceToCenter(push, True)
+        self._position, self._velocity = self._lander.position, self._lander.linearVelocity
         if self.enable_wind and self._fresh_world_each_episode:
             self._wind_index = int(rng.integers(-9999, 9999))
             self._torque_index = int(rng.integers(-9999, 9999))
@@ -238,7 +243,6 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         lander = self._lander
         if lander is None:
             raise ResetNeeded("LunarLanderEnv.step() was called before reset(); call reset() first")
-        rng = self.np_random
         legs = self._legs
         if self.enable_wind and not (legs[0].ground_contact or legs[1].ground_contact):
             lander.ApplyForceToCenter((_gust(self._wind_index) * self.wind_power, 0.0), True)
@@ -248,43 +252,69 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
 
         # Plain floats from here on: the same IEEE arithmetic as the reference's numpy
         # scalars, at a fraction of the cost (the goldens pin this to the bit).
-        throttle = _clipped(action, self._throttle_dtype) if self.continuous else None
-        if throttle is None and not self.action_space.contains(action):
-            raise InvalidAction(
-                f"LunarLanderEnv.step got the invalid action {action!r}: the action space is "
-                "Discrete(4), so pass 0 (nothing), 1 (left engine), 2 (main) or 3 (right engine)"
-            )
+        if self.continuous:
+            main, lateral = _throttle(action, self._throttle_dtype)
+            fire_main, fire_side = main > 0.0, abs(lateral) > 0.5
+        else:
+            if not self.action_space.contains(action):
+                raise InvalidAction(
+                    f"LunarLanderEnv.step got the invalid action {action!r}: the action space "
+                    "is Discrete(4), so pass 0 (nothing), 1 (left engine), 2 (main) or 3 "
+                    "(right engine)"
+                )
+            engine = int(action)
+            fire_main, fire_side = engine == 2, engine == 1 or engine == 3
         angle = lander.angle
         tip_x, tip_y = math.sin(angle), math.cos(angle)
         side_x, side_y = -tip_y, tip_x
-        # both draws at once: the same two doubles, in the same order, as two single draws
-        spread_a, spread_b = (rng.uniform(-1.0, +1.0, size=2) / SCALE).tolist()
-        x, y = lander.position
+        # The reference's two uniform(-1, 1) draws, as low + (high - low) * a unit draw
+        # (NumPy's own formula); one call for both is cheaper than two.
+        unit_a, unit_b = self.np_random.random(2).tolist()
+        spread_a, spread_b = (-1.0 + 2.0 * unit_a) / SCALE, (-1.0 + 2.0 * unit_b) / SCALE
+        position = self._position
+        x, y = position.x, position.y
 
         main_power = 0.0
-        if (throttle[0] > 0.0) if throttle is not None else (action == 2):
-            main_power = 1.0 if throttle is None else (min(throttle[0], 1.0) + 1.0) * 0.5
+        if fire_main:
+            main_power = 1.0 if not self.continuous else (main + 1.0) * 0.5
             offset = MAIN_ENGINE_Y / SCALE + 2 * spread_a
             ox = tip_x * offset + side_x * spread_b
             oy = -tip_y * offset - side_y * spread_b
-            self._fire(ox, oy, (x + ox, y + oy), MAIN_ENGINE_POWER * main_power, 3.5, main_power)
+            self._fire(ox, oy, x + ox, y + oy, MAIN_ENGINE_POWER, main_power, 3.5)
 
         side_power = 0.0
-        if (abs(throttle[1]) > 0.5) if throttle is not None else (action in (1, 3)):
-            if throttle is not None:
-                direction = 1.0 if throttle[1] > 0.0 else -1.0
-                side_power = min(abs(throttle[1]), 1.0)
+        if fire_side:
+            if self.continuous:
+                direction = 1.0 if lateral > 0.0 else -1.0
+                side_power = abs(lateral)
             else:
-                direction = int(action) - 2
+                direction = engine - 2
                 side_power = 1.0
-            lateral = 3 * spread_b + direction * SIDE_ENGINE_AWAY / SCALE
-            ox = tip_x * spread_a + side_x * lateral
-            oy = -tip_y * spread_a - side_y * lateral
-            where = (x + ox - tip_x * 17 / SCALE, y + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE)
-            self._fire(ox, oy, where, SIDE_ENGINE_POWER * side_power, 0.7, side_power)
+            lateral_offset = 3 * spread_b + direction * SIDE_ENGINE_AWAY / SCALE
+            ox = tip_x * spread_a + side_x * lateral_offset
+            oy = -tip_y * spread_a - side_y * lateral_offset
+            self._fire(
+                ox,
+                oy,
+                x + ox - tip_x * 17 / SCALE,
+                y + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE,
+                SIDE_ENGINE_POWER,
+                side_power,
+                0.7,
+            )
 
         self._world.Step(1.0 / FPS, 6 * 30, 2 * 30)
-        state = self._state()
+        velocity = self._velocity
+        state = [
+            (position.x - WORLD_W / 2) / (WORLD_W / 2),
+            (position.y - (self.helipad_y + LEG_DOWN / SCALE)) / (WORLD_H / 2),
+            velocity.x * (WORLD_W / 2) / FPS,
+            velocity.y * (WORLD_H / 2) / FPS,
+            lander.angle,
+            20.0 * lander.angularVelocity / FPS,
+            1.0 if legs[0].ground_contact else 0.0,
+            1.0 if legs[1].ground_contact else 0.0,
+        ]
         shaping = (
             -100 * math.sqrt(state[0] * state[0] + state[1] * state[1])
             - 100 * math.sqrt(state[2] * state[2] + state[3] * state[3])
@@ -298,40 +328,32 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         reward -= side_power * 0.03
         terminated = False
         if self._crashed or abs(state[0]) >= 1.0:
-            terminated, reward = True, -100
+            terminated, reward = True, -100.0
         if not lander.awake:
-            terminated, reward = True, +100
+            terminated, reward = True, +100.0
         if self.render_mode == "human":
             self.render()
-        return np.array(state, dtype=np.float32), float(reward), terminated, False, {}
+        return np.array(state, np.float32), reward, terminated, False, {}
 
     def _fire(
         self,
         ox: float,
         oy: float,
-        where: tuple[float, float],
-        power: float,
+        x: float,
+        y: float,
+        engine_power: float,
+        throttle: float,
         particle_mass: float,
-        particle_life: float,
     ) -> None:
-        """An engine's impulse on the lander at `where`, and its exhaust particle if drawn."""
+        """An engine's impulse on the lander at (x, y), and its exhaust particle if drawn."""
         if self.render_mode is not None or self._exhaust_without_rendering:
-            particle = self._make_particle(particle_mass, where[0], where[1], particle_life)
-            particle.ApplyLinearImpulse((ox * power, oy * power), where, True)
-        self._lander.ApplyLinearImpulse((-ox * power, -oy * power), where, True)
-
-    def _state(self) -> list[float]:
-        position, velocity = self._lander.position, self._lander.linearVelocity
-        return [
-            (position.x - WORLD_W / 2) / (WORLD_W / 2),
-            (position.y - (self.helipad_y + LEG_DOWN / SCALE)) / (WORLD_H / 2),
-            velocity.x * (WORLD_W / 2) / FPS,
-            velocity.y * (WORLD_H / 2) / FPS,
-            self._lander.angle,
-            20.0 * self._lander.angularVelocity / FPS,
-            1.0 if self._legs[0].ground_contact else 0.0,
-            1.0 if self._legs[1].ground_contact else 0.0,
-        ]
+            particle = self._make_particle(particle_mass, x, y, throttle)
+            particle.ApplyLinearImpulse(
+                (ox * engine_power * throttle, oy * engine_power * throttle), (x, y), True
+            )
+        self._lander.ApplyLinearImpulse(
+            (-ox * engine_power * throttle, -oy * engine_power * throttle), (x, y), True
+        )
 
     def _make_particle(self, mass: float, x: float, y: float, life: float) -> Any:
         particle = self._world.CreateDynamicBody(
@@ -362,15 +384,15 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         self._drop_particles(everything=True)
         for body in (self._moon, self._lander, *self._legs):
             self._world.DestroyBody(body)
-        self._moon = self._lander = None
+        self._moon = self._lander = self._position = self._velocity = None
         self._legs = []
 
     # -- pickling: Box2D objects do not pickle, so a copy starts before its first reset ---
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state.update(_world=None, _moon=None, _lander=None, _legs=[], _particles=[],
-                     _window=None, _clock=None)
+        state.update(_world=None, _moon=None, _lander=None, _position=None, _velocity=None,
+                     _legs=[], _particles=[], _window=None, _clock=None)
         return state
 
     # -- rendering ---------------------------------------------------------------------
@@ -463,10 +485,24 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         }
 
 
-def _clipped(action: Any, dtype: type[np.floating[Any]]) -> tuple[float, float]:
-    """A continuous action clipped into [-1, 1] in `dtype`, as the reference clips it."""
-    main, lateral = np.clip(np.asarray(action, dtype=dtype), -1, 1).tolist()
-    return main, lateral
+def _throttle(action: Any, dtype: type[np.floating[Any]]) -> tuple[float, float]:
+    """A continuous action's (main, lateral) throttles clipped into [-1, 1] after conversion
+    to `dtype`, as the reference clips them (NaN passes through, as with `np.clip`)."""
+    if type(action) is np.ndarray and action.dtype.char == "f":
+        values = action.tolist()  # float32 values are exact in either dtype: no conversion
+    else:
+        values = np.asarray(action, dtype=dtype).tolist()
+    try:
+        main, lateral = values
+        return (
+            -1.0 if main < -1.0 else 1.0 if main > 1.0 else main,
+            -1.0 if lateral < -1.0 else 1.0 if lateral > 1.0 else lateral,
+        )
+    except (TypeError, ValueError):
+        raise InvalidAction(
+            f"LunarLanderContinuous got the action {action!r}: pass two floats, the main "
+            "engine's throttle and the side engines' (an array of shape (2,))"
+        ) from None
 
 
 def _gust(index: int) -> float:
