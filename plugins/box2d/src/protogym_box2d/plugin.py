@@ -47,6 +47,19 @@ def protogym_register_envs(registry: Registry) -> None:
         reward_threshold=200.0,
         kwargs={"continuous": True},
     )
+    registry.register(
+        id="BipedalWalker-v3",
+        entry_point=f"{_ENVS}.bipedal_walker:BipedalWalkerEnv",
+        max_episode_steps=1600,
+        reward_threshold=300.0,
+    )
+    registry.register(
+        id="BipedalWalkerHardcore-v3",
+        entry_point=f"{_ENVS}.bipedal_walker:BipedalWalkerEnv",
+        max_episode_steps=2000,
+        reward_threshold=300.0,
+        kwargs={"hardcore": True},
+    )
     for version in ("v2", "v3"):
         registry.register_policy(
             f"LunarLander-{version}", "heuristic", f"{_ENVS}.heuristics:lunar_lander"

@@ -1,0 +1,536 @@
+"""BipedalWalker: drive the hip and knee motors of a two-legged robot across rough terrain.
+
+The dynamics are Gymnasium 1.4's BipedalWalker-v3: one Box2D world per env (kept across
+episodes, as in the reference, since Box2D's contact order depends on the world's history),
+the same bodies, fixtures and joints created and destroyed in the same order, the terrain,
+the clouds and the initial push drawn from `np_random` in the same order, and the same lidar,
+so a seed and an action sequence give the same trajectory.
+
+Observation (24 float32): hull angle, angular velocity, horizontal and vertical speed; for
+each leg the hip angle and speed, the knee angle (+1) and speed, and whether the foot touches
+the ground; then ten lidar readings (the fraction of the ray's length to the nearest terrain,
+1 when nothing is in range). Action (4 float32 in [-1, 1]): hip and knee of the first leg, then
+of the second. The sign of each value picks the motor's direction at full speed and its
+magnitude the torque; magnitudes above 1 are clipped to 1, as the reference clips them.
+Reward: 130 per terrain length walked forward (~300 to the end), minus 5 per radian of hull
+tilt gained, minus a small cost per unit of torque; the episode ends with -100 when the hull
+touches the ground or the walker leaves the left edge, and ends without penalty at the far end.
+`hardcore=True` adds stumps, pits and stairs.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any, ClassVar, SupportsFloat
+
+import numpy as np
+from numpy.typing import NDArray
+
+import protogym
+from protogym.error import InvalidAction, ResetNeeded
+from protogym.spaces import Box
+
+try:
+    import Box2D
+    from Box2D.b2 import (
+        contactListener,
+        edgeShape,
+        fixtureDef,
+        polygonShape,
+        rayCastCallback,
+        revoluteJointDef,
+    )
+except ImportError as error:  # pragma: no cover - exercised without the engine
+    raise ImportError(
+        'BipedalWalker needs the box2d package, which is not installed: pip install '
+        '"protogym-box2d" (it depends on box2d==2.3.10)'
+    ) from error
+
+__all__ = ["BipedalWalkerEnv"]
+
+FPS = 50
+SCALE = 30.0
+MOTORS_TORQUE = 80
+SPEED_HIP = 4
+SPEED_KNEE = 6
+LIDAR_RANGE = 160 / SCALE
+INITIAL_RANDOM = 5
+HULL_POLY = ((-30, +9), (+6, +9), (+34, +1), (+34, -8), (-30, -8))
+LEG_DOWN = -8 / SCALE
+LEG_W, LEG_H = 8 / SCALE, 34 / SCALE
+VIEWPORT_W, VIEWPORT_H = 600, 400
+TERRAIN_STEP = 14 / SCALE
+TERRAIN_LENGTH = 200  # in steps
+TERRAIN_HEIGHT = VIEWPORT_H / SCALE / 4
+TERRAIN_GRASS = 10  # the longest stretch of grass between obstacles, in steps
+TERRAIN_STARTPAD = 20  # flat steps where the walker starts
+FRICTION = 2.5
+FINISH_X = (TERRAIN_LENGTH - TERRAIN_GRASS) * TERRAIN_STEP
+
+Observation = NDArray[np.float32]
+Action = NDArray[np.float32]
+
+_GRASS, _STUMP, _STAIRS, _PIT = range(4)
+_OBSTACLE_COLOURS = ((255, 255, 255), (153, 153, 153))
+_HULL_COLOURS = ((127, 51, 229), (76, 76, 127))
+_GROUND_COLOUR = (102, 153, 76)
+_SKY_COLOUR = (215, 215, 255)
+_ENERGY_COST = 0.00035 * MOTORS_TORQUE  # reward lost per unit of clipped action, per motor
+_ENERGY_COST32 = float(np.float32(_ENERGY_COST))
+_STAND_STILL = np.zeros(4, dtype=np.float32)  # the step that reset() takes
+_FLOAT32 = struct.Struct("<f")
+_FLOAT32X4 = struct.Struct("<4f")
+# Where each lidar ray points, from straight down (0) to 1.35 rad forward, times its range.
+_LIDAR_REACH = tuple(
+    (math.sin(1.5 * i / 10.0) * LIDAR_RANGE, math.cos(1.5 * i / 10.0) * LIDAR_RANGE)
+    for i in range(10)
+)
+
+_OBS_HIGH = np.array(
+    [math.pi, 5.0, 5.0, 5.0, math.pi, 5.0, math.pi, 5.0, 5.0, math.pi, 5.0, math.pi, 5.0, 5.0]
+    + [1.0] * 10,
+    dtype=np.float32,
+)
+_OBS_LOW = np.array(
+    [-math.pi, -5.0, -5.0, -5.0, -math.pi, -5.0, -math.pi, -5.0, -0.0, -math.pi, -5.0]
+    + [-math.pi, -5.0, -0.0]
+    + [-1.0] * 10,
+    dtype=np.float32,
+)
+
+_HULL_FIXTURE = fixtureDef(
+    shape=polygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in HULL_POLY]),
+    density=5.0,
+    friction=0.1,
+    categoryBits=0x0020,
+    maskBits=0x001,  # the walker collides with the ground only
+    restitution=0.0,
+)
+_UPPER_LEG_FIXTURE = fixtureDef(
+    shape=polygonShape(box=(LEG_W / 2, LEG_H / 2)),
+    density=1.0,
+    restitution=0.0,
+    categoryBits=0x0020,
+    maskBits=0x001,
+)
+_LOWER_LEG_FIXTURE = fixtureDef(
+    shape=polygonShape(box=(0.8 * LEG_W / 2, LEG_H / 2)),
+    density=1.0,
+    restitution=0.0,
+    categoryBits=0x0020,
+    maskBits=0x001,
+)
+
+
+class _Contacts(contactListener):
+    """Ends the episode when the hull touches the ground, and tracks each foot's contact.
+
+    Bodies are told apart by their hash (their address in Box2D), one C call each, instead
+    of comparing Python proxies."""
+
+    def __init__(self, env: BipedalWalkerEnv) -> None:
+        contactListener.__init__(self)
+        self.env = env
+
+    def BeginContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
+        env = self.env
+        for body in (contact.fixtureA.body, contact.fixtureB.body):
+            part = env._parts.get(hash(body))
+            if part == "hull":
+                env._game_over = True
+            elif part is not None:
+                env._foot_contact[part] = True
+
+    def EndContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
+        env = self.env
+        for body in (contact.fixtureA.body, contact.fixtureB.body):
+            part = env._parts.get(hash(body))
+            if part is not None and part != "hull":
+                env._foot_contact[part] = False
+
+
+class _LidarRay(rayCastCallback):
+    """One lidar ray: Box2D reports every fixture it crosses, each closer than the last
+    kept; the terrain's (category bit 1) are kept, the walker's own parts ignored."""
+
+    def __init__(self, keep_point: bool) -> None:
+        rayCastCallback.__init__(self)
+        self.keep_point = keep_point
+        self.fraction = 1.0
+        self.point: tuple[float, float] | None = None
+
+    def ReportFixture(  # noqa: N802 - Box2D's callback name
+        self, fixture: Any, point: Any, normal: Any, fraction: float
+    ) -> float:
+        if not fixture.filterData.categoryBits & 1:
+            return -1.0
+        self.fraction = fraction
+        if self.keep_point:
+            self.point = (point.x, point.y)
+        return fraction
+
+
+class BipedalWalkerEnv(protogym.Env[Observation, Action]):
+    """Walk to the far end of the terrain; see the module docstring for spaces and rewards."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+    observation_space: Box
+    action_space: Box
+    render_mode: str | None
+
+    def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"BipedalWalker does not support render_mode={render_mode!r}; choose one of "
+                f"{self.metadata['render_modes']} or None"
+            )
+        self.render_mode = render_mode
+        self.hardcore = bool(hardcore)
+        self.observation_space = Box(_OBS_LOW, _OBS_HIGH)
+        self.action_space = Box(-1.0, 1.0, (4,), np.float32)
+        self._world: Any = None
+        self._terrain: list[Any] = []
+        self._hull: Any = None
+        self._legs: list[Any] = []
+        self._joints: list[Any] = []
+        self._parts: dict[int, str | int] = {}
+        self._foot_contact = [False, False]
+        self._game_over = False
+        self._previous_shaping: float | None = None
+        self._lidar: list[_LidarRay] = []
+        self.scroll = 0.0
+        # for rendering: the ground's outline, the clouds, and which lidar ray to draw next
+        self._ground: list[tuple[float, float, float, float]] = []
+        self._clouds: list[tuple[list[tuple[float, float]], float, float]] = []
+        self._lidar_frame = 0
+        self._lidar_ends: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        self._window: Any = None
+        self._clock: Any = None
+
+    # -- episodes ----------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._destroy()
+        if self._world is None:
+            self._world = Box2D.b2World()
+        self._world.contactListener_keepref = _Contacts(self)
+        self._world.contactListener = self._world.contactListener_keepref
+        self._game_over = False
+        self._foot_contact = [False, False]
+        self._previous_shaping = None
+        self.scroll = 0.0
+        self._lidar_frame = 0
+        self._lidar_ends = []
+
+        self._build_terrain()
+        self._draw_clouds()
+        rng = self.np_random
+        start_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
+        start_y = TERRAIN_HEIGHT + 2 * LEG_H
+        hull = self._world.CreateDynamicBody(position=(start_x, start_y), fixtures=_HULL_FIXTURE)
+        hull.ApplyForceToCenter((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
+        self._hull = hull
+        self._parts = {hash(hull): "hull"}
+        for side in (-1, +1):
+            upper = self._world.CreateDynamicBody(
+                position=(start_x, start_y - LEG_H / 2 - LEG_DOWN),
+                angle=side * 0.05,
+                fixtures=_UPPER_LEG_FIXTURE,
+            )
+            hip = self._joint(hull, upper, (0, LEG_DOWN), side, (-0.8, 1.1))
+            lower = self._world.CreateDynamicBody(
+                position=(start_x, start_y - LEG_H * 3 / 2 - LEG_DOWN),
+                angle=side * 0.05,
+                fixtures=_LOWER_LEG_FIXTURE,
+            )
+            knee = self._joint(upper, lower, (0, -LEG_H / 2), 1, (-1.6, -0.1))
+            self._parts[hash(lower)] = len(self._legs) // 2  # the foot's index, 0 or 1
+            self._legs += [upper, lower]
+            self._joints += [hip, knee]
+        self._lidar = [_LidarRay(self.render_mode is not None) for _ in range(10)]
+        if self.render_mode == "human":
+            self.render()
+        obs, *_ = self.step(_STAND_STILL)
+        return obs, {}
+
+    def _joint(
+        self,
+        parent: Any,
+        child: Any,
+        anchor: tuple[float, float],
+        motor_speed: int,
+        limits: tuple[float, float],
+    ) -> Any:
+        """A motorised revolute joint from `anchor` on `parent` to the top of `child`."""
+        return self._world.CreateJoint(
+            revoluteJointDef(
+                bodyA=parent,
+                bodyB=child,
+                localAnchorA=anchor,
+                localAnchorB=(0, LEG_H / 2),
+                enableMotor=True,
+                enableLimit=True,
+                maxMotorTorque=MOTORS_TORQUE,
+                motorSpeed=motor_speed,
+                lowerAngle=limits[0],
+                upperAngle=limits[1],
+            )
+        )
+
+    def _build_terrain(self) -> None:
+        """The terrain's heights, left to right, with its obstacles (hardcore only) as static
+        polygons, then one static edge per step of the ground's outline.
+
+        A small state machine: grass drifts up and down at random, and each time a stretch
+        runs out the next is drawn, in hardcore a stump, stairs or a pit (or grass again).
+        """
+        rng = self.np_random
+        obstacles: list[Any] = []
+        state, first = _GRASS, False  # `first`: the step that starts a stretch
+        velocity, y = 0.0, TERRAIN_HEIGHT
+        counter: Any = TERRAIN_STARTPAD
+        stair_steps: Any = 0
+        stair_width: Any = 0
+        stair_height = 0
+        ledge_y = 0.0  # where a pit or stairs started
+        xs: list[float] = []
+        ys: list[float] = []
+        for i in range(TERRAIN_LENGTH):
+            x = i * TERRAIN_STEP
+            xs.append(x)
+            if state == _GRASS and not first:
+                velocity = 0.8 * velocity + 0.01 * _sign(TERRAIN_HEIGHT - y)
+                if i > TERRAIN_STARTPAD:
+                    velocity += rng.uniform(-1, 1) / SCALE
+                y += velocity
+            elif state == _PIT and first:
+                counter = rng.integers(3, 5)
+                wall = [
+                    (x, y),
+                    (x + TERRAIN_STEP, y),
+                    (x + TERRAIN_STEP, y - 4 * TERRAIN_STEP),
+                    (x, y - 4 * TERRAIN_STEP),
+                ]
+                obstacles.append(self._static_polygon(wall))
+                obstacles.append(
+                    self._static_polygon([(px + TERRAIN_STEP * counter, py) for px, py in wall])
+                )
+                counter += 2
+                ledge_y = y
+            elif state == _PIT:
+                y = ledge_y
+                if counter > 1:
+                    y -= 4 * TERRAIN_STEP
+            elif state == _STUMP and first:
+                counter = rng.integers(1, 3)
+                size = counter * TERRAIN_STEP
+                obstacles.append(
+                    self._static_polygon([(x, y), (x + size, y), (x + size, y + size), (x, y + size)])
+                )
+            elif state == _STAIRS and first:
+                stair_height = +1 if rng.random() > 0.5 else -1
+                stair_width = rng.integers(4, 5)
+                stair_steps = rng.integers(3, 5)
+                ledge_y = y
+                for s in range(stair_steps):
+                    left = x + (s * stair_width) * TERRAIN_STEP
+                    right = x + ((1 + s) * stair_width) * TERRAIN_STEP
+                    top = y + (s * stair_height) * TERRAIN_STEP
+                    bottom = y + (-1 + s * stair_height) * TERRAIN_STEP
+                    obstacles.append(
+                        self._static_polygon([(left, top), (right, top), (right, bottom), (left, bottom)])
+                    )
+                counter = stair_steps * stair_width
+            elif state == _STAIRS and not first:
+                climbed = (stair_steps * stair_width - counter - stair_height) / stair_width
+                y = ledge_y + (climbed * stair_height) * TERRAIN_STEP
+            first = False
+            ys.append(y)
+            counter -= 1
+            if counter == 0:
+                counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS)
+                state = rng.integers(_STUMP, _PIT + 1) if state == _GRASS and self.hardcore else _GRASS
+                first = True
+
+        edges = []
+        self._ground = []
+        for i in range(TERRAIN_LENGTH - 1):
+            left, right = (xs[i], ys[i]), (xs[i + 1], ys[i + 1])
+            edge = self._world.CreateStaticBody(
+                fixtures=fixtureDef(
+                    shape=edgeShape(vertices=[left, right]), friction=FRICTION, categoryBits=0x0001
+                )
+            )
+            edge.colours = ((76, 255 if i % 2 == 0 else 204, 76),) * 2
+            edges.append(edge)
+            self._ground.append((*left, *right))
+        # The reference keeps its terrain list last-made first: the order bodies are destroyed
+        # in (which shapes the next episode's contact order) and drawn in.
+        self._terrain = [*reversed(edges), *reversed(obstacles)]
+
+    def _static_polygon(self, vertices: list[tuple[float, float]]) -> Any:
+        body = self._world.CreateStaticBody(
+            fixtures=fixtureDef(shape=polygonShape(vertices=vertices), friction=FRICTION)
+        )
+        body.colours = _OBSTACLE_COLOURS
+        return body
+
+    def _draw_clouds(self) -> None:
+        """Ten five-point clouds for the background; drawn even when nothing is rendered,
+        since they take their turn in `np_random` before the initial push."""
+        rng = self.np_random
+        self._clouds = []
+        for _ in range(TERRAIN_LENGTH // 20):
+            x = rng.uniform(0, TERRAIN_LENGTH) * TERRAIN_STEP
+            y = VIEWPORT_H / SCALE * 3 / 4
+            points = []
+            for k in range(5):
+                px = x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * k / 5)
+                px += rng.uniform(0, 5 * TERRAIN_STEP)
+                py = y + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * k / 5)
+                py += rng.uniform(0, 5 * TERRAIN_STEP)
+                points.append((px, py))
+            xs = [px for px, _ in points]
+            self._clouds.append((points, min(xs), max(xs)))
+
+    def step(self, action: Action) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        hull = self._hull
+        if hull is None:
+            raise ResetNeeded("BipedalWalkerEnv.step() was called before reset(); call reset() first")
+        values = np.asarray(action)
+        if values.shape != (4,):
+            raise InvalidAction(
+                f"BipedalWalkerEnv.step got an action of shape {values.shape}: pass 4 numbers "
+                "in [-1, 1] (hip and knee of the first leg, then of the second)"
+            )
+        a0, a1, a2, a3 = values.tolist()
+        if a0 != a0 or a1 != a1 or a2 != a2 or a3 != a3:
+            raise InvalidAction(f"BipedalWalkerEnv.step got NaN in the action {action!r}")
+        # Each magnitude clipped to 1, on plain floats: the same numbers the reference's numpy
+        # clip gives, since the torque is rounded to float32 by Box2D either way.
+        m0, m1, m2, m3 = (min(abs(a0), 1.0), min(abs(a1), 1.0), min(abs(a2), 1.0), min(abs(a3), 1.0))
+        hip0, knee0, hip1, knee1 = self._joints
+        hip0.motorSpeed = SPEED_HIP * _sign(a0)
+        hip0.maxMotorTorque = MOTORS_TORQUE * m0
+        knee0.motorSpeed = SPEED_KNEE * _sign(a1)
+        knee0.maxMotorTorque = MOTORS_TORQUE * m1
+        hip1.motorSpeed = SPEED_HIP * _sign(a2)
+        hip1.maxMotorTorque = MOTORS_TORQUE * m2
+        knee1.motorSpeed = SPEED_KNEE * _sign(a3)
+        knee1.maxMotorTorque = MOTORS_TORQUE * m3
+
+        world = self._world
+        world.Step(1.0 / FPS, 6 * 30, 2 * 30)
+        position = hull.position
+        x, y = position.x, position.y
+        velocity = hull.linearVelocity
+        for ray, (reach_x, reach_y) in zip(self._lidar, _LIDAR_REACH, strict=True):
+            ray.fraction = 1.0
+            end = (x + reach_x, y - reach_y)
+            ray.point = end
+            world.RayCast(ray, position, end)
+        if self.render_mode is not None:
+            self._lidar_ends = [((x, y), ray.point) for ray in self._lidar]  # type: ignore[misc]
+        contact = self._foot_contact
+        lidar = self._lidar
+        angle = hull.angle
+        state = [
+            angle,
+            2.0 * hull.angularVelocity / FPS,
+            0.3 * velocity.x * (VIEWPORT_W / SCALE) / FPS,
+            0.3 * velocity.y * (VIEWPORT_H / SCALE) / FPS,
+            hip0.angle,
+            hip0.speed / SPEED_HIP,
+            knee0.angle + 1.0,
+            knee0.speed / SPEED_KNEE,
+            1.0 if contact[0] else 0.0,
+            hip1.angle,
+            hip1.speed / SPEED_HIP,
+            knee1.angle + 1.0,
+            knee1.speed / SPEED_KNEE,
+            1.0 if contact[1] else 0.0,
+            lidar[0].fraction,
+            lidar[1].fraction,
+            lidar[2].fraction,
+            lidar[3].fraction,
+            lidar[4].fraction,
+            lidar[5].fraction,
+            lidar[6].fraction,
+            lidar[7].fraction,
+            lidar[8].fraction,
+            lidar[9].fraction,
+        ]
+        self.scroll = x - VIEWPORT_W / SCALE / 5
+
+        shaping = 130 * x / SCALE - 5.0 * abs(angle)
+        reward = 0.0 if self._previous_shaping is None else shaping - self._previous_shaping
+        self._previous_shaping = shaping
+        if values.dtype != np.float32:
+            for magnitude in (m0, m1, m2, m3):
+                reward -= _ENERGY_COST * magnitude
+        else:
+            # the reference's numpy arithmetic on a float32 action stays in float32
+            reward = _round32(reward)
+            for cost in _FLOAT32X4.unpack(
+                _FLOAT32X4.pack(
+                    _ENERGY_COST32 * m0, _ENERGY_COST32 * m1, _ENERGY_COST32 * m2, _ENERGY_COST32 * m3
+                )
+            ):
+                reward = _round32(reward - cost)
+
+        terminated = False
+        if self._game_over or x < 0:
+            reward, terminated = -100.0, True
+        if x > FINISH_X:
+            terminated = True
+        if self.render_mode == "human":
+            self.render()
+        return np.array(state, dtype=np.float32), reward, terminated, False, {}
+
+    def _destroy(self) -> None:
+        if not self._terrain:
+            return
+        world = self._world
+        world.contactListener = None
+        for body in (*self._terrain, self._hull, *self._legs):
+            world.DestroyBody(body)
+        self._terrain, self._legs, self._joints = [], [], []
+        self._hull = None
+        self._parts = {}
+
+    # -- pickling: Box2D objects do not pickle, so a copy starts before its first reset ---
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.update(
+            _world=None, _terrain=[], _hull=None, _legs=[], _joints=[], _parts={}, _lidar=[],
+            _window=None, _clock=None,
+        )
+        return state
+
+    # -- rendering ---------------------------------------------------------------------
+
+    def render(self) -> NDArray[np.uint8] | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if self._window is not None:
+            from protogym_box2d import _render as draw
+
+            draw.close_window()
+            self._window = self._clock = None
+
+
+def _sign(value: float) -> float:
+    """numpy's sign: -1, 0 or 1."""
+    return 1.0 if value > 0 else -1.0 if value < 0 else 0.0
+
+
+def _round32(value: float) -> float:
+    """`value` rounded to the nearest float32, as a Python float."""
+    rounded: float = _FLOAT32.unpack(_FLOAT32.pack(value))[0]
+    return rounded
