@@ -35,8 +35,10 @@ GYMNASIUM_WRAPPERS = {
     "StickyAction", "RepeatAction", "ClipReward", "TransformReward", "NormalizeReward",
     "TimeLimit", "Autoreset", "PassiveEnvChecker", "OrderEnforcing", "RecordEpisodeStatistics",
     "AddWhiteNoise", "ObstructView", "RenderCollection", "RecordVideo", "HumanRendering",
-    "NumpyToTorch", "TorchToNumpy",
+    "ArrayConversion", "NumpyToTorch", "JaxToNumpy", "JaxToTorch",
 }
+# protogym's own additions: the legacy adapter, and the reverse tensor conversions
+PROTOGYM_WRAPPERS = {"StepCompatibility", "TorchToNumpy", "NumpyToJax", "TorchToJax"}
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +50,7 @@ def counting_id() -> Iterator[str]:
 
 
 def test_wrappers_catalog_names_every_gymnasium_wrapper() -> None:
-    assert set(BUILTIN_WRAPPERS) == GYMNASIUM_WRAPPERS | {"StepCompatibility"}
+    assert set(BUILTIN_WRAPPERS) == GYMNASIUM_WRAPPERS | PROTOGYM_WRAPPERS
     assert set(BUILTIN_WRAPPERS) == set(WRAPPER_MODULES)
     assert set(wrappers.__all__) == set(BUILTIN_WRAPPERS) | {"BUILTIN_WRAPPERS"}
 

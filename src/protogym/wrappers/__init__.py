@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from protogym.wrappers.catalog import BUILTIN_WRAPPERS, WRAPPER_MODULES
 
 if TYPE_CHECKING:
+    from protogym.wrappers.array_conversion import ArrayConversion
     from protogym.wrappers.atari_preprocessing import AtariPreprocessing
     from protogym.wrappers.common import (
         Autoreset,
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
         TimeLimit,
     )
     from protogym.wrappers.env_checker import PassiveEnvChecker
+    from protogym.wrappers.jax_to_numpy import JaxToNumpy, NumpyToJax
+    from protogym.wrappers.jax_to_torch import JaxToTorch, TorchToJax
     from protogym.wrappers.rendering import (
         AddWhiteNoise,
         HumanRendering,
@@ -64,6 +67,7 @@ __all__ = [
     "BUILTIN_WRAPPERS",
     "AddRenderObservation",
     "AddWhiteNoise",
+    "ArrayConversion",
     "AtariPreprocessing",
     "Autoreset",
     "ClipAction",
@@ -77,9 +81,12 @@ __all__ = [
     "FrameStackObservation",
     "GrayscaleObservation",
     "HumanRendering",
+    "JaxToNumpy",
+    "JaxToTorch",
     "MaxAndSkipObservation",
     "NormalizeObservation",
     "NormalizeReward",
+    "NumpyToJax",
     "NumpyToTorch",
     "ObstructView",
     "OrderEnforcing",
@@ -96,6 +103,7 @@ __all__ = [
     "StickyAction",
     "TimeAwareObservation",
     "TimeLimit",
+    "TorchToJax",
     "TorchToNumpy",
     "TransformAction",
     "TransformObservation",

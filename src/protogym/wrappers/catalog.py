@@ -50,8 +50,13 @@ WRAPPER_MODULES: Mapping[str, str] = MappingProxyType(
         "TransformReward": "transform_reward",
         "ClipReward": "transform_reward",
         "NormalizeReward": "stateful_reward",
+        "ArrayConversion": "array_conversion",
         "NumpyToTorch": "tensor",
         "TorchToNumpy": "tensor",
+        "JaxToNumpy": "jax_to_numpy",
+        "NumpyToJax": "jax_to_numpy",
+        "JaxToTorch": "jax_to_torch",
+        "TorchToJax": "jax_to_torch",
     }
 )
 
