@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import operator
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
@@ -88,7 +89,10 @@ class _AtariBase(protogym.Env[Observation, _A]):
 
     observation_space: Box
     render_mode: str | None
-    metadata: dict[str, Any]
+    # Read by `make` before construction; each env sets its own render_fps from its skips.
+    metadata: Mapping[str, Any] = MappingProxyType(
+        {"render_modes": RENDER_MODES, "render_fps": FRAMES_PER_SECOND}
+    )
 
     def __init__(
         self,
@@ -142,7 +146,7 @@ class _AtariBase(protogym.Env[Observation, _A]):
         }
         self.render_mode = render_mode
         self.metadata = {
-            "render_modes": list(RENDER_MODES),
+            "render_modes": RENDER_MODES,
             "render_fps": FRAMES_PER_SECOND / _mean_skip(self._frameskip),
         }
 
@@ -157,8 +161,10 @@ class _AtariBase(protogym.Env[Observation, _A]):
         self._rom_path = ale_roms.get_rom_path(game)
         self._seed_emulator(None)
         self.ale.loadROM(str(self._rom_path))
-        self._check_choice("mode", mode, self.ale.getAvailableModes())
-        self._check_choice("difficulty", difficulty, self.ale.getAvailableDifficulties())
+        self._check_choice("mode", "modes", mode, self.ale.getAvailableModes())
+        self._check_choice(
+            "difficulty", "difficulties", difficulty, self.ale.getAvailableDifficulties()
+        )
         self._set_mode_and_difficulty()
 
         self._action_set = (
@@ -177,10 +183,12 @@ class _AtariBase(protogym.Env[Observation, _A]):
             shape = (height, width)
         self.observation_space = Box(0, 255, shape=shape, dtype=np.uint8)
 
-    def _check_choice(self, name: str, value: int | None, available: list[int]) -> None:
+    def _check_choice(
+        self, name: str, plural: str, value: int | None, available: list[int]
+    ) -> None:
         if value is not None and value not in available:
             raise ValueError(
-                f"{self._game!r} has no {name} {value!r}; its {name}s are "
+                f"{self._game!r} has no {name} {value!r}; its {plural} are "
                 f"{', '.join(str(v) for v in available)}"
             )
 
