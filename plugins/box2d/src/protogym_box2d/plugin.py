@@ -60,6 +60,12 @@ def protogym_register_envs(registry: Registry) -> None:
         reward_threshold=300.0,
         kwargs={"hardcore": True},
     )
+    registry.register(
+        id="CarRacing-v3",
+        entry_point=f"{_ENVS}.car_racing:CarRacingEnv",
+        max_episode_steps=1000,
+        reward_threshold=900.0,
+    )
     for version in ("v2", "v3"):
         registry.register_policy(
             f"LunarLander-{version}", "heuristic", f"{_ENVS}.heuristics:lunar_lander"
