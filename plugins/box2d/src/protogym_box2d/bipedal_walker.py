@@ -34,6 +34,7 @@ from protogym.spaces import Box
 try:
     import Box2D
     from Box2D.b2 import (
+        chainShape,
         contactListener,
         edgeShape,
         fixtureDef,
@@ -79,6 +80,7 @@ _SKY_COLOUR = (215, 215, 255)
 _ENERGY_COST = 0.00035 * MOTORS_TORQUE  # reward lost per unit of clipped action, per motor
 _ENERGY_COST32 = float(np.float32(_ENERGY_COST))
 _STAND_STILL = np.zeros(4, dtype=np.float32)  # the step that reset() takes
+_RENDER_MARGIN = 600  # pixels drawn left of the view; wider than any cloud, stair or leg
 _FLOAT32 = struct.Struct("<f")
 _FLOAT32X4 = struct.Struct("<4f")
 # Where each lidar ray points, from straight down (0) to 1.35 rad forward, times its range.
@@ -150,24 +152,54 @@ class _Contacts(contactListener):
                 env._foot_contact[part] = False
 
 
-class _LidarRay(rayCastCallback):
-    """One lidar ray: Box2D reports every fixture it crosses, each closer than the last
-    kept; the terrain's (category bit 1) are kept, the walker's own parts ignored."""
+class _Lidar(rayCastCallback):
+    """The ten lidar rays, cast against a copy of the terrain in a Box2D world of its own.
 
-    def __init__(self, keep_point: bool) -> None:
+    The reference casts them in the walker's world and ignores the walker's own parts when
+    Box2D reports them. Each reading is the nearest terrain hit whatever order Box2D visits
+    the fixtures in, so a world holding only the terrain gives the same fractions, to the bit,
+    without those wasted callbacks (a third of a step's time). The ground's outline is one
+    chain, whose segments Box2D ray-casts exactly as it does the reference's edge bodies.
+    """
+
+    def __init__(self) -> None:
         rayCastCallback.__init__(self)
-        self.keep_point = keep_point
+        self._world = Box2D.b2World()
+        self._terrain: Any = None
         self.fraction = 1.0
-        self.point: tuple[float, float] | None = None
+        self.point: tuple[float, float] = (0.0, 0.0)
+
+    def set_terrain(
+        self, outline: list[tuple[float, float]], obstacles: list[list[tuple[float, float]]]
+    ) -> None:
+        if self._terrain is not None:
+            self._world.DestroyBody(self._terrain)
+        fixtures = [fixtureDef(shape=chainShape(vertices_chain=outline))]
+        fixtures += [fixtureDef(shape=polygonShape(vertices=polygon)) for polygon in obstacles]
+        self._terrain = self._world.CreateStaticBody(fixtures=fixtures)
+
+    def scan(
+        self, x: float, y: float, ends: list[tuple[float, float]] | None
+    ) -> list[float]:
+        """The fraction of each ray's length to the nearest terrain from (x, y), 1 when none
+        is in range; `ends`, when given, gets where each ray stopped (for drawing)."""
+        fractions = []
+        cast = self._world.RayCast
+        for reach_x, reach_y in _LIDAR_REACH:
+            self.fraction = 1.0
+            end = (x + reach_x, y - reach_y)
+            self.point = end
+            cast(self, (x, y), end)
+            fractions.append(self.fraction)
+            if ends is not None:
+                ends.append(self.point)
+        return fractions
 
     def ReportFixture(  # noqa: N802 - Box2D's callback name
-        self, fixture: Any, point: Any, normal: Any, fraction: float
+        self, fixture: Any, point: tuple[float, float], normal: Any, fraction: float
     ) -> float:
-        if not fixture.filterData.categoryBits & 1:
-            return -1.0
         self.fraction = fraction
-        if self.keep_point:
-            self.point = (point.x, point.y)
+        self.point = point
         return fraction
 
 
@@ -198,13 +230,15 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         self._foot_contact = [False, False]
         self._game_over = False
         self._previous_shaping: float | None = None
-        self._lidar: list[_LidarRay] = []
+        self._lidar: _Lidar | None = None
         self.scroll = 0.0
         # for rendering: the ground's outline, the clouds, and which lidar ray to draw next
         self._ground: list[tuple[float, float, float, float]] = []
         self._clouds: list[tuple[list[tuple[float, float]], float, float]] = []
         self._lidar_frame = 0
-        self._lidar_ends: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        self._lidar_ends: list[tuple[float, float]] = []  # where each ray stopped, for drawing
+        self._lidar_start = (0.0, 0.0)
+        self._terrain_paths: list[tuple[list[list[tuple[float, float]]], float, float]] = []
         self._window: Any = None
         self._clock: Any = None
 
@@ -225,6 +259,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         self.scroll = 0.0
         self._lidar_frame = 0
         self._lidar_ends = []
+        self._terrain_paths = []
 
         self._build_terrain()
         self._draw_clouds()
@@ -232,6 +267,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         start_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
         start_y = TERRAIN_HEIGHT + 2 * LEG_H
         hull = self._world.CreateDynamicBody(position=(start_x, start_y), fixtures=_HULL_FIXTURE)
+        hull.colours = _HULL_COLOURS
         hull.ApplyForceToCenter((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
         self._hull = hull
         self._parts = {hash(hull): "hull"}
@@ -241,17 +277,18 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                 angle=side * 0.05,
                 fixtures=_UPPER_LEG_FIXTURE,
             )
+            upper.colours = _leg_colours(side)
             hip = self._joint(hull, upper, (0, LEG_DOWN), side, (-0.8, 1.1))
             lower = self._world.CreateDynamicBody(
                 position=(start_x, start_y - LEG_H * 3 / 2 - LEG_DOWN),
                 angle=side * 0.05,
                 fixtures=_LOWER_LEG_FIXTURE,
             )
+            lower.colours = _leg_colours(side)
             knee = self._joint(upper, lower, (0, -LEG_H / 2), 1, (-1.6, -0.1))
             self._parts[hash(lower)] = len(self._legs) // 2  # the foot's index, 0 or 1
             self._legs += [upper, lower]
             self._joints += [hip, knee]
-        self._lidar = [_LidarRay(self.render_mode is not None) for _ in range(10)]
         if self.render_mode == "human":
             self.render()
         obs, *_ = self.step(_STAND_STILL)
@@ -282,14 +319,14 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         )
 
     def _build_terrain(self) -> None:
-        """The terrain's heights, left to right, with its obstacles (hardcore only) as static
-        polygons, then one static edge per step of the ground's outline.
+        """The terrain's heights, left to right, and its obstacles (hardcore only); then the
+        obstacles as static polygons and one static edge per step of the ground's outline.
 
         A small state machine: grass drifts up and down at random, and each time a stretch
         runs out the next is drawn, in hardcore a stump, stairs or a pit (or grass again).
         """
         rng = self.np_random
-        obstacles: list[Any] = []
+        polygons: list[list[tuple[float, float]]] = []
         state, first = _GRASS, False  # `first`: the step that starts a stretch
         velocity, y = 0.0, TERRAIN_HEIGHT
         counter: Any = TERRAIN_STARTPAD
@@ -315,10 +352,8 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                     (x + TERRAIN_STEP, y - 4 * TERRAIN_STEP),
                     (x, y - 4 * TERRAIN_STEP),
                 ]
-                obstacles.append(self._static_polygon(wall))
-                obstacles.append(
-                    self._static_polygon([(px + TERRAIN_STEP * counter, py) for px, py in wall])
-                )
+                polygons.append(wall)
+                polygons.append([(px + TERRAIN_STEP * counter, py) for px, py in wall])
                 counter += 2
                 ledge_y = y
             elif state == _PIT:
@@ -328,9 +363,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             elif state == _STUMP and first:
                 counter = rng.integers(1, 3)
                 size = counter * TERRAIN_STEP
-                obstacles.append(
-                    self._static_polygon([(x, y), (x + size, y), (x + size, y + size), (x, y + size)])
-                )
+                polygons.append([(x, y), (x + size, y), (x + size, y + size), (x, y + size)])
             elif state == _STAIRS and first:
                 stair_height = +1 if rng.random() > 0.5 else -1
                 stair_width = rng.integers(4, 5)
@@ -341,9 +374,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                     right = x + ((1 + s) * stair_width) * TERRAIN_STEP
                     top = y + (s * stair_height) * TERRAIN_STEP
                     bottom = y + (-1 + s * stair_height) * TERRAIN_STEP
-                    obstacles.append(
-                        self._static_polygon([(left, top), (right, top), (right, bottom), (left, bottom)])
-                    )
+                    polygons.append([(left, top), (right, top), (right, bottom), (left, bottom)])
                 counter = stair_steps * stair_width
             elif state == _STAIRS and not first:
                 climbed = (stair_steps * stair_width - counter - stair_height) / stair_width
@@ -356,6 +387,13 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                 state = rng.integers(_STUMP, _PIT + 1) if state == _GRASS and self.hardcore else _GRASS
                 first = True
 
+        obstacles = []
+        for polygon in polygons:
+            obstacle = self._world.CreateStaticBody(
+                fixtures=fixtureDef(shape=polygonShape(vertices=polygon), friction=FRICTION)
+            )
+            obstacle.colours = _OBSTACLE_COLOURS
+            obstacles.append(obstacle)
         edges = []
         self._ground = []
         for i in range(TERRAIN_LENGTH - 1):
@@ -371,13 +409,9 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         # The reference keeps its terrain list last-made first: the order bodies are destroyed
         # in (which shapes the next episode's contact order) and drawn in.
         self._terrain = [*reversed(edges), *reversed(obstacles)]
-
-    def _static_polygon(self, vertices: list[tuple[float, float]]) -> Any:
-        body = self._world.CreateStaticBody(
-            fixtures=fixtureDef(shape=polygonShape(vertices=vertices), friction=FRICTION)
-        )
-        body.colours = _OBSTACLE_COLOURS
-        return body
+        if self._lidar is None:
+            self._lidar = _Lidar()
+        self._lidar.set_terrain(list(zip(xs, ys, strict=True)), polygons)
 
     def _draw_clouds(self) -> None:
         """Ten five-point clouds for the background; drawn even when nothing is rendered,
@@ -428,15 +462,12 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         position = hull.position
         x, y = position.x, position.y
         velocity = hull.linearVelocity
-        for ray, (reach_x, reach_y) in zip(self._lidar, _LIDAR_REACH, strict=True):
-            ray.fraction = 1.0
-            end = (x + reach_x, y - reach_y)
-            ray.point = end
-            world.RayCast(ray, position, end)
-        if self.render_mode is not None:
-            self._lidar_ends = [((x, y), ray.point) for ray in self._lidar]  # type: ignore[misc]
+        if self.render_mode is None:
+            lidar = self._lidar.scan(x, y, None)  # type: ignore[union-attr]
+        else:
+            self._lidar_start, self._lidar_ends = (x, y), []
+            lidar = self._lidar.scan(x, y, self._lidar_ends)  # type: ignore[union-attr]
         contact = self._foot_contact
-        lidar = self._lidar
         angle = hull.angle
         state = [
             angle,
@@ -453,16 +484,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             knee1.angle + 1.0,
             knee1.speed / SPEED_KNEE,
             1.0 if contact[1] else 0.0,
-            lidar[0].fraction,
-            lidar[1].fraction,
-            lidar[2].fraction,
-            lidar[3].fraction,
-            lidar[4].fraction,
-            lidar[5].fraction,
-            lidar[6].fraction,
-            lidar[7].fraction,
-            lidar[8].fraction,
-            lidar[9].fraction,
+            *lidar,
         ]
         self.scroll = x - VIEWPORT_W / SCALE / 5
 
@@ -507,15 +529,99 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.update(
-            _world=None, _terrain=[], _hull=None, _legs=[], _joints=[], _parts={}, _lidar=[],
-            _window=None, _clock=None,
+            _world=None, _terrain=[], _hull=None, _legs=[], _joints=[], _parts={}, _lidar=None,
+            _terrain_paths=[], _window=None, _clock=None,
         )
         return state
 
     # -- rendering ---------------------------------------------------------------------
 
     def render(self) -> NDArray[np.uint8] | None:
-        raise NotImplementedError
+        if self.render_mode is None:
+            from protogym_box2d._render import warn_without_render_mode
+
+            warn_without_render_mode(self)
+            return None
+        if self._hull is None:
+            raise ResetNeeded(
+                "BipedalWalkerEnv.render() was called before reset(); call reset() first"
+            )
+        from protogym_box2d import _render as draw
+
+        pygame, gfxdraw = draw.pygame, draw.gfxdraw
+        scroll = self.scroll
+        # The reference draws on a surface as wide as the walker has come, then keeps its last
+        # VIEWPORT_W columns. Only those are drawn here, plus a margin wider than any shape, so
+        # that every visible shape keeps non-negative pixel coordinates, shifted by a whole
+        # number of pixels (`left`): pygame rounds them the same way, so the pixels match.
+        full_width = int(VIEWPORT_W + max(0.0, scroll) * SCALE)
+        left = max(0, full_width - VIEWPORT_W - _RENDER_MARGIN)
+        surface = pygame.Surface((full_width - left, VIEWPORT_H))
+
+        def shifted(points: Any) -> list[tuple[float, float]]:
+            return [(px - left, py) for px, py in points]
+
+        sky_x = scroll * SCALE
+        sky = [(sky_x, 0), (sky_x + VIEWPORT_W, 0), (sky_x + VIEWPORT_W, VIEWPORT_H), (sky_x, VIEWPORT_H)]
+        pygame.draw.polygon(surface, color=_SKY_COLOUR, points=shifted(sky))
+        for points, x_min, x_max in self._clouds:
+            if x_max < scroll / 2 or x_min > scroll / 2 + VIEWPORT_W / SCALE:
+                continue
+            cloud = shifted((px * SCALE + scroll * SCALE / 2, py * SCALE) for px, py in points)
+            pygame.draw.polygon(surface, color=(255, 255, 255), points=cloud)
+            gfxdraw.aapolygon(surface, cloud, (255, 255, 255))
+        for x0, y0, x1, y1 in self._ground:
+            if x1 < scroll or x0 > scroll + VIEWPORT_W / SCALE:
+                continue
+            ground = shifted(
+                ((x0 * SCALE, y0 * SCALE), (x1 * SCALE, y1 * SCALE), (x1 * SCALE, 0.0), (x0 * SCALE, 0.0))
+            )
+            pygame.draw.polygon(surface, color=_GROUND_COLOUR, points=ground)
+            gfxdraw.aapolygon(surface, ground, _GROUND_COLOUR)
+
+        self._lidar_frame = (self._lidar_frame + 1) % 100
+        sweep = self._lidar_frame  # one ray per frame, out and back over 20 frames
+        if sweep < 20 and self._lidar_ends:
+            start_x, start_y = self._lidar_start
+            end_x, end_y = self._lidar_ends[sweep if sweep < 10 else 19 - sweep]
+            pygame.draw.line(
+                surface,
+                color=(255, 0, 0),
+                start_pos=(start_x * SCALE - left, start_y * SCALE),
+                end_pos=(end_x * SCALE - left, end_y * SCALE),
+                width=1,
+            )
+
+        if not self._terrain_paths:
+            self._terrain_paths = [_outline(body) for body in self._terrain]
+        right = left + surface.get_width()
+        for (paths, x_min, x_max), body in zip(self._terrain_paths, self._terrain, strict=True):
+            if x_min <= right and x_max >= left:
+                _draw_body(surface, draw, paths, body.colours, left)
+        for body in (*self._legs, self._hull):
+            _draw_body(surface, draw, _outline(body)[0], body.colours, left)
+
+        pole_x = TERRAIN_STEP * 3 * SCALE - left
+        pole_bottom = TERRAIN_HEIGHT * SCALE
+        pole_top = pole_bottom + 50
+        pygame.draw.aaline(
+            surface, color=(0, 0, 0), start_pos=(pole_x, pole_bottom), end_pos=(pole_x, pole_top)
+        )
+        flag = [(pole_x, pole_top), (pole_x, pole_top - 10), (pole_x + 25, pole_top - 5)]
+        pygame.draw.polygon(surface, color=(230, 51, 0), points=flag)
+        pygame.draw.lines(surface, color=(0, 0, 0), points=[*flag, flag[0]], width=1, closed=False)
+
+        surface = pygame.transform.flip(surface, False, True)
+        view = surface.subsurface((surface.get_width() - VIEWPORT_W, 0, VIEWPORT_W, VIEWPORT_H))
+        if self.render_mode == "human":
+            if self._window is None:
+                self._window, self._clock = draw.open_window("BipedalWalker", view.get_size())
+            self._window.blit(view, (0, 0))
+            pygame.event.pump()
+            self._clock.tick(self.metadata["render_fps"])
+            pygame.display.flip()
+            return None
+        return draw.pixels(view)
 
     def close(self) -> None:
         if self._window is not None:
@@ -523,6 +629,41 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
 
             draw.close_window()
             self._window = self._clock = None
+
+
+def _outline(body: Any) -> tuple[list[list[tuple[float, float]]], float, float]:
+    """Each fixture's outline in pixels (through Box2D's own float32 transform, as the
+    reference computes it), and the body's leftmost and rightmost pixel."""
+    transform = body.transform
+    paths = [
+        [tuple(transform * vertex * SCALE) for vertex in fixture.shape.vertices]
+        for fixture in body.fixtures
+    ]
+    xs = [x for path in paths for x, _ in path]
+    return paths, min(xs), max(xs)
+
+
+def _draw_body(
+    surface: Any, draw: Any, paths: list[list[tuple[float, float]]], colours: Any, left: int
+) -> None:
+    """A body as the reference draws it: polygons filled and outlined, edges as lines."""
+    fill, edge = colours
+    for path in paths:
+        points = [(x - left, y) for x, y in path]
+        if len(points) > 2:
+            draw.pygame.draw.polygon(surface, color=fill, points=points)
+            draw.gfxdraw.aapolygon(surface, points, fill)
+            points.append(points[0])
+            draw.pygame.draw.polygon(surface, color=edge, points=points, width=1)
+            draw.gfxdraw.aapolygon(surface, points, edge)
+        else:
+            draw.pygame.draw.aaline(surface, start_pos=points[0], end_pos=points[1], color=fill)
+
+
+def _leg_colours(side: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """The far leg (side -1) drawn lighter than the near one."""
+    shade = side * 25
+    return (153 - shade, 76 - shade, 127 - shade), (102 - shade, 51 - shade, 76 - shade)
 
 
 def _sign(value: float) -> float:
