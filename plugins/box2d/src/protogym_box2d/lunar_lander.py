@@ -27,12 +27,15 @@ from protogym.spaces import Box, Discrete
 try:
     import Box2D
     from Box2D.b2 import (
+        bodyDef,
         circleShape,
         contactListener,
+        dynamicBody,
         edgeShape,
         fixtureDef,
         polygonShape,
         revoluteJointDef,
+        staticBody,
     )
 except ImportError as error:  # pragma: no cover - exercised without the engine
     raise ImportError(
@@ -63,6 +66,7 @@ Action = int | np.integer[Any] | NDArray[np.float32]
 _OBS_HIGH = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0], dtype=np.float32)
 _OBS_LOW = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0], dtype=np.float32)
 _BODY_COLOURS = ((128, 102, 230), (77, 77, 128))
+_NO_THROTTLE = np.zeros(2, dtype=np.float32)
 
 
 class _Touchdown(contactListener):
@@ -85,6 +89,70 @@ class _Touchdown(contactListener):
         for leg in self.env._legs:
             if leg in bodies:
                 leg.ground_contact = False
+
+
+class _Parts:
+    """The Box2D definitions an episode's bodies are built from, made once per env.
+
+    Box2D copies a definition into each body, fixture or joint it creates, so one set serves
+    every episode; building them anew through pybox2d's keyword arguments took longer than
+    a step's physics. Values and creation order are the reference's.
+    """
+
+    def __init__(self) -> None:
+        self.body = bodyDef()
+        # The moon: a bottom edge with pybox2d's default fixture, then the terrain chunks.
+        self.ground_shape = edgeShape(vertices=[(0, 0), (WORLD_W, 0)])
+        self.ground = fixtureDef(shape=self.ground_shape)
+        self.chunk_shape: Any = edgeShape(vertices=[(0, 0), (1, 0)])  # moved per chunk
+        self.chunk = fixtureDef(shape=self.chunk_shape, density=0, friction=0.1)
+        self.hull_shape = polygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY])
+        self.hull = fixtureDef(
+            shape=self.hull_shape,
+            density=5.0,
+            friction=0.1,
+            categoryBits=0x0010,
+            maskBits=0x001,
+            restitution=0.0,
+        )
+        self.leg_shape = polygonShape(box=(LEG_W / SCALE, LEG_H / SCALE))
+        self.leg = fixtureDef(
+            shape=self.leg_shape, density=1.0, restitution=0.0, categoryBits=0x0020, maskBits=0x001
+        )
+        # how far each leg may fold: the left one between 0.4 and 0.9 rad, the right mirrored
+        self.left_joint = self._leg_joint(-1, 0.4, 0.9)
+        self.right_joint = self._leg_joint(+1, -0.9, -0.4)
+        self.exhaust_shape = circleShape(radius=2 / SCALE, pos=(0, 0))
+        self.exhaust: Any = fixtureDef(  # density set per particle
+            shape=self.exhaust_shape,
+            friction=0.1,
+            categoryBits=0x0100,
+            maskBits=0x001,
+            restitution=0.3,
+        )
+
+    @staticmethod
+    def _leg_joint(side: int, lower: float, upper: float) -> Any:
+        joint = revoluteJointDef(
+            localAnchorA=(0, 0),
+            localAnchorB=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE),
+            enableMotor=True,
+            enableLimit=True,
+            maxMotorTorque=LEG_SPRING_TORQUE,
+            motorSpeed=0.3 * side,
+        )
+        joint.lowerAngle, joint.upperAngle = lower, upper
+        return joint
+
+    def body_at(
+        self, world: Any, kind: Any, position: tuple[float, float], angle: float, fixture: Any
+    ) -> Any:
+        """A new body of `kind` in `world` with one fixture."""
+        definition = self.body
+        definition.type, definition.position, definition.angle = kind, position, angle
+        body = world.CreateBody(definition)
+        body.CreateFixture(fixture)
+        return body
 
 
 class LunarLanderEnv(protogym.Env[Observation, Action]):
@@ -143,6 +211,8 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         self._velocity: Any = None
         self._legs: list[Any] = []
         self._particles: list[Any] = []
+        self._parts: _Parts | None = None
+        self._touchdown: _Touchdown | None = None
         self._crashed = False
         self._previous_shaping: float | None = None
         self._wind_index = 0
@@ -158,13 +228,18 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        self._destroy()
-        rng = self.np_random
-        # A fresh world each episode: Box2D keeps contact caches that would leak otherwise.
+        if self._parts is None:
+            self._parts, self._touchdown = _Parts(), _Touchdown(self)
+        parts, rng = self._parts, self.np_random
+        # A fresh world each episode, as the reference makes (Box2D keeps contact caches
+        # across bodies); the old one goes whole, so its bodies need no destroying first.
         if self._fresh_world_each_episode or self._world is None:
+            self._forget_bodies()
             self._world = Box2D.b2World(gravity=(0, self.gravity))
-        self._world.contactListener_keepref = _Touchdown(self)
-        self._world.contactListener = self._world.contactListener_keepref
+        else:
+            self._destroy()
+        world = self._world
+        world.contactListener = self._touchdown
         self._crashed = False
         self._previous_shaping = None
 
@@ -173,71 +248,45 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         self.helipad_x1, self.helipad_x2 = xs[CHUNKS // 2 - 1], xs[CHUNKS // 2 + 1]
         self.helipad_y = WORLD_H / 4
         heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.helipad_y
-        smooth = [
-            0.33 * (heights[i - 1] + heights[i + 0] + heights[i + 1]) for i in range(CHUNKS)
-        ]
-        self._moon = self._world.CreateStaticBody(shapes=edgeShape(vertices=[(0, 0), (WORLD_W, 0)]))
+        h = heights.tolist()
+        smooth = [0.33 * (h[i - 1] + h[i + 0] + h[i + 1]) for i in range(CHUNKS)]
+        self._moon = moon = parts.body_at(world, staticBody, (0, 0), 0.0, parts.ground)
         self._terrain = []
         for i in range(CHUNKS - 1):
             left, right = (xs[i], smooth[i]), (xs[i + 1], smooth[i + 1])
-            self._moon.CreateEdgeFixture(vertices=[left, right], density=0, friction=0.1)
+            parts.chunk_shape.vertex1, parts.chunk_shape.vertex2 = left, right
+            moon.CreateFixture(parts.chunk)
             self._terrain.append((left, right, (right[0], WORLD_H), (left[0], WORLD_H)))
 
         start_x, start_y = WORLD_W / 2, WORLD_H
-        self._lander = self._world.CreateDynamicBody(
-            position=(start_x, start_y),
-            angle=0.0,
-            fixtures=fixtureDef(
-                shape=polygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY]),
-                density=5.0,
-                friction=0.1,
-                categoryBits=0x0010,
-                maskBits=0x001,
-                restitution=0.0,
-            ),
+        self._lander = lander = parts.body_at(
+            world, dynamicBody, (start_x, start_y), 0.0, parts.hull
         )
         push = (
             rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
             rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
         )
-        self._lander.ApplyForceToCenter(push, True)
-        self._position, self._velocity = self._lander.position, self._lander.linearVelocity
+        lander.ApplyForceToCenter(push, True)
+        self._position, self._velocity = lander.position, lander.linearVelocity
         if self.enable_wind and self._fresh_world_each_episode:
             self._wind_index = int(rng.integers(-9999, 9999))
             self._torque_index = int(rng.integers(-9999, 9999))
-        self._legs = [self._make_leg(side, start_x, start_y) for side in (-1, +1)]
+        self._legs = []
+        for side, joint in ((-1, parts.left_joint), (+1, parts.right_joint)):
+            leg = parts.body_at(
+                world, dynamicBody, (start_x - side * LEG_AWAY / SCALE, start_y),
+                side * 0.05, parts.leg,
+            )
+            leg.ground_contact = False
+            joint.bodyA, joint.bodyB = lander, leg
+            # what pybox2d's keyword constructor sets when given both bodies
+            joint.referenceAngle = leg.angle - lander.angle
+            leg.joint = world.CreateJoint(joint)
+            self._legs.append(leg)
         if self.render_mode == "human":
             self.render()
-        obs, *_ = self.step(np.array([0, 0]) if self.continuous else 0)
+        obs, *_ = self.step(_NO_THROTTLE if self.continuous else 0)
         return obs, {}
-
-    def _make_leg(self, side: int, start_x: float, start_y: float) -> Any:
-        leg = self._world.CreateDynamicBody(
-            position=(start_x - side * LEG_AWAY / SCALE, start_y),
-            angle=side * 0.05,
-            fixtures=fixtureDef(
-                shape=polygonShape(box=(LEG_W / SCALE, LEG_H / SCALE)),
-                density=1.0,
-                restitution=0.0,
-                categoryBits=0x0020,
-                maskBits=0x001,
-            ),
-        )
-        leg.ground_contact = False
-        joint = revoluteJointDef(
-            bodyA=self._lander,
-            bodyB=leg,
-            localAnchorA=(0, 0),
-            localAnchorB=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE),
-            enableMotor=True,
-            enableLimit=True,
-            maxMotorTorque=LEG_SPRING_TORQUE,
-            motorSpeed=0.3 * side,
-        )
-        # how far each leg may fold: the left one between 0.4 and 0.9 rad, the right mirrored
-        joint.lowerAngle, joint.upperAngle = (0.4, 0.9) if side == -1 else (-0.9, -0.4)
-        leg.joint = self._world.CreateJoint(joint)
-        return leg
 
     def step(self, action: Action) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         lander = self._lander
@@ -356,18 +405,10 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         )
 
     def _make_particle(self, mass: float, x: float, y: float, life: float) -> Any:
-        particle = self._world.CreateDynamicBody(
-            position=(x, y),
-            angle=0.0,
-            fixtures=fixtureDef(
-                shape=circleShape(radius=2 / SCALE, pos=(0, 0)),
-                density=mass,
-                friction=0.1,
-                categoryBits=0x0100,
-                maskBits=0x001,
-                restitution=0.3,
-            ),
-        )
+        assert self._parts is not None
+        exhaust = self._parts.exhaust
+        exhaust.density = mass
+        particle = self._parts.body_at(self._world, dynamicBody, (x, y), 0.0, exhaust)
         particle.ttl = life
         self._particles.append(particle)
         self._drop_particles(everything=False)
@@ -378,21 +419,25 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             self._world.DestroyBody(self._particles.pop(0))
 
     def _destroy(self) -> None:
-        if self._moon is None:
-            return
-        self._world.contactListener = None
-        self._drop_particles(everything=True)
-        for body in (self._moon, self._lander, *self._legs):
-            self._world.DestroyBody(body)
+        """Removes this episode's bodies from a world that serves the next one too."""
+        if self._moon is not None:
+            self._world.contactListener = None
+            self._drop_particles(everything=True)
+            for body in (self._moon, self._lander, *self._legs):
+                self._world.DestroyBody(body)
+        self._forget_bodies()
+
+    def _forget_bodies(self) -> None:
         self._moon = self._lander = self._position = self._velocity = None
-        self._legs = []
+        self._legs, self._particles = [], []
 
     # -- pickling: Box2D objects do not pickle, so a copy starts before its first reset ---
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.update(_world=None, _moon=None, _lander=None, _position=None, _velocity=None,
-                     _legs=[], _particles=[], _window=None, _clock=None)
+                     _legs=[], _particles=[], _parts=None, _touchdown=None, _window=None,
+                     _clock=None)
         return state
 
     # -- rendering ---------------------------------------------------------------------
