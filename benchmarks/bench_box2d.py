@@ -21,7 +21,7 @@ import protogym
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, interleaved_rates, print_rows, stepper
 
-ENV_IDS = ("LunarLander-v3", "LunarLanderContinuous-v3")
+ENV_IDS = ("LunarLander-v3", "LunarLanderContinuous-v3", "CarRacing-v3")
 TARGET = 1.5
 
 
@@ -40,7 +40,8 @@ def main() -> None:
         rates = interleaved_rates(
             stepper(ours, actions), stepper(theirs, actions), args.steps, args.repeats
         )
-        rows.append(Row(f"{env_id} step (make)", "/s", *rates, True, TARGET))
+        target = 2.0 if env_id == "CarRacing-v3" else TARGET  # its drawing is Python
+        rows.append(Row(f"{env_id} step (make)", "/s", *rates, True, target))
         ours.close()
         theirs.close()
     print_rows("box2d: steps per second through make", rows)
