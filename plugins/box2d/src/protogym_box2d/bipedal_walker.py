@@ -44,7 +44,7 @@ try:
     )
 except ImportError as error:  # pragma: no cover - exercised without the engine
     raise ImportError(
-        'BipedalWalker needs the box2d package, which is not installed: pip install '
+        "BipedalWalker needs the box2d package, which is not installed: pip install "
         '"protogym-box2d" (it depends on box2d==2.3.10)'
     ) from error
 
@@ -138,18 +138,18 @@ class _Contacts(contactListener):
     def BeginContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
         env = self.env
         for body in (contact.fixtureA.body, contact.fixtureB.body):
-            part = env._parts.get(hash(body))
-            if part == "hull":
+            key = hash(body)
+            if key == env._hull_key:
                 env._game_over = True
-            elif part is not None:
-                env._foot_contact[part] = True
+            elif key in env._feet:
+                env._foot_contact[env._feet[key]] = True
 
     def EndContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
         env = self.env
         for body in (contact.fixtureA.body, contact.fixtureB.body):
-            part = env._parts.get(hash(body))
-            if part is not None and part != "hull":
-                env._foot_contact[part] = False
+            foot = env._feet.get(hash(body))
+            if foot is not None:
+                env._foot_contact[foot] = False
 
 
 class _Lidar(rayCastCallback):
@@ -178,9 +178,7 @@ class _Lidar(rayCastCallback):
         fixtures += [fixtureDef(shape=polygonShape(vertices=polygon)) for polygon in obstacles]
         self._terrain = self._world.CreateStaticBody(fixtures=fixtures)
 
-    def scan(
-        self, x: float, y: float, ends: list[tuple[float, float]] | None
-    ) -> list[float]:
+    def scan(self, x: float, y: float, ends: list[tuple[float, float]] | None) -> list[float]:
         """The fraction of each ray's length to the nearest terrain from (x, y), 1 when none
         is in range; `ends`, when given, gets where each ray stopped (for drawing)."""
         fractions = []
@@ -226,7 +224,8 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         self._hull: Any = None
         self._legs: list[Any] = []
         self._joints: list[Any] = []
-        self._parts: dict[int, str | int] = {}
+        self._hull_key = 0  # the hull's hash, and each lower leg's with its foot's index
+        self._feet: dict[int, int] = {}
         self._foot_contact = [False, False]
         self._game_over = False
         self._previous_shaping: float | None = None
@@ -270,7 +269,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         hull.colours = _HULL_COLOURS
         hull.ApplyForceToCenter((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
         self._hull = hull
-        self._parts = {hash(hull): "hull"}
+        self._hull_key, self._feet = hash(hull), {}
         for side in (-1, +1):
             upper = self._world.CreateDynamicBody(
                 position=(start_x, start_y - LEG_H / 2 - LEG_DOWN),
@@ -286,7 +285,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             )
             lower.colours = _leg_colours(side)
             knee = self._joint(upper, lower, (0, -LEG_H / 2), 1, (-1.6, -0.1))
-            self._parts[hash(lower)] = len(self._legs) // 2  # the foot's index, 0 or 1
+            self._feet[hash(lower)] = len(self._feet)
             self._legs += [upper, lower]
             self._joints += [hip, knee]
         if self.render_mode == "human":
@@ -327,7 +326,8 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         """
         rng = self.np_random
         polygons: list[list[tuple[float, float]]] = []
-        state, first = _GRASS, False  # `first`: the step that starts a stretch
+        state: Any = _GRASS
+        first = False  # the step that starts a stretch
         velocity, y = 0.0, TERRAIN_HEIGHT
         counter: Any = TERRAIN_STARTPAD
         stair_steps: Any = 0
@@ -384,7 +384,10 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             counter -= 1
             if counter == 0:
                 counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS)
-                state = rng.integers(_STUMP, _PIT + 1) if state == _GRASS and self.hardcore else _GRASS
+                if state == _GRASS and self.hardcore:
+                    state = rng.integers(_STUMP, _PIT + 1)
+                else:
+                    state = _GRASS
                 first = True
 
         obstacles = []
@@ -434,7 +437,9 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
     def step(self, action: Action) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         hull = self._hull
         if hull is None:
-            raise ResetNeeded("BipedalWalkerEnv.step() was called before reset(); call reset() first")
+            raise ResetNeeded(
+                "BipedalWalkerEnv.step() was called before reset(); call reset() first"
+            )
         values = np.asarray(action)
         if values.shape != (4,):
             raise InvalidAction(
@@ -446,7 +451,12 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             raise InvalidAction(f"BipedalWalkerEnv.step got NaN in the action {action!r}")
         # Each magnitude clipped to 1, on plain floats: the same numbers the reference's numpy
         # clip gives, since the torque is rounded to float32 by Box2D either way.
-        m0, m1, m2, m3 = (min(abs(a0), 1.0), min(abs(a1), 1.0), min(abs(a2), 1.0), min(abs(a3), 1.0))
+        m0, m1, m2, m3 = (
+            min(abs(a0), 1.0),
+            min(abs(a1), 1.0),
+            min(abs(a2), 1.0),
+            min(abs(a3), 1.0),
+        )
         hip0, knee0, hip1, knee1 = self._joints
         hip0.motorSpeed = SPEED_HIP * _sign(a0)
         hip0.maxMotorTorque = MOTORS_TORQUE * m0
@@ -499,7 +509,10 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             reward = _round32(reward)
             for cost in _FLOAT32X4.unpack(
                 _FLOAT32X4.pack(
-                    _ENERGY_COST32 * m0, _ENERGY_COST32 * m1, _ENERGY_COST32 * m2, _ENERGY_COST32 * m3
+                    _ENERGY_COST32 * m0,
+                    _ENERGY_COST32 * m1,
+                    _ENERGY_COST32 * m2,
+                    _ENERGY_COST32 * m3,
                 )
             ):
                 reward = _round32(reward - cost)
@@ -522,15 +535,23 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             world.DestroyBody(body)
         self._terrain, self._legs, self._joints = [], [], []
         self._hull = None
-        self._parts = {}
+        self._feet = {}
 
     # -- pickling: Box2D objects do not pickle, so a copy starts before its first reset ---
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.update(
-            _world=None, _terrain=[], _hull=None, _legs=[], _joints=[], _parts={}, _lidar=None,
-            _terrain_paths=[], _window=None, _clock=None,
+            _world=None,
+            _terrain=[],
+            _hull=None,
+            _legs=[],
+            _joints=[],
+            _feet={},
+            _lidar=None,
+            _terrain_paths=[],
+            _window=None,
+            _clock=None,
         )
         return state
 
@@ -562,7 +583,12 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             return [(px - left, py) for px, py in points]
 
         sky_x = scroll * SCALE
-        sky = [(sky_x, 0), (sky_x + VIEWPORT_W, 0), (sky_x + VIEWPORT_W, VIEWPORT_H), (sky_x, VIEWPORT_H)]
+        sky = [
+            (sky_x, 0),
+            (sky_x + VIEWPORT_W, 0),
+            (sky_x + VIEWPORT_W, VIEWPORT_H),
+            (sky_x, VIEWPORT_H),
+        ]
         pygame.draw.polygon(surface, color=_SKY_COLOUR, points=shifted(sky))
         for points, x_min, x_max in self._clouds:
             if x_max < scroll / 2 or x_min > scroll / 2 + VIEWPORT_W / SCALE:
@@ -574,7 +600,12 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             if x1 < scroll or x0 > scroll + VIEWPORT_W / SCALE:
                 continue
             ground = shifted(
-                ((x0 * SCALE, y0 * SCALE), (x1 * SCALE, y1 * SCALE), (x1 * SCALE, 0.0), (x0 * SCALE, 0.0))
+                (
+                    (x0 * SCALE, y0 * SCALE),
+                    (x1 * SCALE, y1 * SCALE),
+                    (x1 * SCALE, 0.0),
+                    (x0 * SCALE, 0.0),
+                )
             )
             pygame.draw.polygon(surface, color=_GROUND_COLOUR, points=ground)
             gfxdraw.aapolygon(surface, ground, _GROUND_COLOUR)
