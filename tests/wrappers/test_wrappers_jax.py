@@ -34,7 +34,11 @@ from protogym.wrappers.array_conversion import convert
 from protogym.wrappers.jax_to_numpy import jax_to_numpy, numpy_to_jax
 from protogym.wrappers.jax_to_torch import jax_to_torch, torch_to_jax
 
-CPU = jax.devices("cpu")[0]
+
+def cpu() -> Any:
+    """jax's CPU device. Asked for only inside tests: starting jax's backend installs its
+    warning on every later os.fork(), which collecting this module should not do."""
+    return jax.devices("cpu")[0]
 
 
 class Trace(NamedTuple):
@@ -189,10 +193,10 @@ def test_jax_to_numpy_observations_are_read_only_views_of_immutable_jax_arrays()
 def test_jax_to_numpy_puts_actions_on_the_named_jax_device() -> None:
     inner = JaxWalk()
     env = JaxToNumpy(inner, device="cpu")
-    assert env.device == "cpu" and env.env_device == CPU
+    assert env.device == "cpu" and env.env_device == cpu()
     env.reset(seed=0)
     env.step(STEP)
-    assert inner.position.devices() == {CPU}
+    assert inner.position.devices() == {cpu()}
     with pytest.raises(RuntimeError, match="tpu"):
         JaxToNumpy(JaxWalk(), device="tpu")  # no such platform here
 
@@ -220,7 +224,7 @@ def test_numpy_to_jax_drives_a_numpy_env_with_jax_arrays() -> None:
     env = NumpyToJax(protogym.make("CartPole-v1"), device="cpu")
     a, _ = plain.reset(seed=5)
     b, info = env.reset(seed=5)
-    assert isinstance(b, jax.Array) and b.dtype == jnp.float32 and b.devices() == {CPU}
+    assert isinstance(b, jax.Array) and b.dtype == jnp.float32 and b.devices() == {cpu()}
     np.testing.assert_array_equal(a, np.asarray(b))
     for step in range(30):
         ra = plain.step(step % 2)
@@ -252,7 +256,7 @@ def test_array_conversion_takes_modules_or_names_and_rejects_other_frameworks() 
     obs, _ = env.reset(seed=0)
     assert isinstance(obs, torch.Tensor)
     by_name = ArrayConversion(JaxWalk(), "jax", "numpy", env_device="cpu")
-    assert by_name.env_device == CPU and by_name.target_device is None
+    assert by_name.env_device == cpu() and by_name.target_device is None
     with pytest.raises(ValueError, match=r"numpy, torch and jax.*got 'cupy'"):
         ArrayConversion(JaxWalk(), "jax", "cupy")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="cannot convert to 'tensorflow'"):
@@ -281,7 +285,7 @@ def test_conversions_walk_nested_containers_to_every_framework() -> None:
     assert isinstance(as_torch["b"].x, torch.Tensor) and as_torch["b"].x.dtype == torch.float32
     assert isinstance(as_torch["c"]["d"], torch.Tensor)
     back_to_jax = torch_to_jax(as_torch, device="cpu")
-    assert back_to_jax["b"].x.devices() == {CPU}
+    assert back_to_jax["b"].x.devices() == {cpu()}
     as_numpy = jax_to_numpy(back_to_jax)
     np.testing.assert_array_equal(as_numpy["a"][0], np.arange(3))
     assert as_numpy["a"][0].dtype == np.int32 and int(as_numpy["b"].y) == 3
@@ -353,7 +357,7 @@ def test_vector_jax_to_torch_gives_tensors_on_the_device() -> None:
 def test_vector_numpy_to_jax_and_torch_to_jax_over_native_vector_cartpole() -> None:
     env = vector_wrappers.NumpyToJax(protogym.make_vec("CartPole-v1", 3), device="cpu")
     obs, _ = env.reset(seed=1)
-    assert isinstance(obs, jax.Array) and obs.shape == (3, 4) and obs.devices() == {CPU}
+    assert isinstance(obs, jax.Array) and obs.shape == (3, 4) and obs.devices() == {cpu()}
     push_right = jnp.ones(3, dtype=jnp.int32)
     for _ in range(100):
         obs, rewards, terminated, _, info = env.step(push_right)
