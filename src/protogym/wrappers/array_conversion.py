@@ -34,7 +34,7 @@ from protogym.interop._optional import missing_extra
 __all__ = ["ArrayConversion", "Framework", "convert", "framework_of", "resolve_device"]
 
 Framework = Literal["numpy", "torch", "jax"]
-"""The frameworks `convert` knows; each is also the name of the extra that installs it."""
+"""The frameworks `convert` knows; "torch" and "jax" are also the extras that install them."""
 
 _FRAMEWORKS: tuple[Framework, ...] = get_args(Framework)
 
