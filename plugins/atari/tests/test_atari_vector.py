@@ -208,6 +208,7 @@ def test_an_int_seed_counts_up_and_equals_the_list_of_seeds() -> None:
     env = AtariVectorEnv(3, "breakout", repeat_action_probability=0.25)
     by_int = trajectory(env, 7)
     assert trajectory(env, [7, 8, 9]) == by_int
+    assert trajectory(env, np.array([7, 8, 9])) == by_int  # ale-py's spelling
     assert trajectory(env, 7) == by_int  # the same env, reseeded
     assert trajectory(AtariVectorEnv(3, "breakout", repeat_action_probability=0.25), 7) == by_int
     assert trajectory(env, 8) != by_int

@@ -241,8 +241,8 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         """Reset every sub-env, or those in ``options["reset_mask"]``.
 
         An int seed gives sub-env i the seed ``seed + i`` (a fresh emulator and no-op
-        stream, as ale-py seeds them); a list gives one seed (or None) per sub-env; None
-        keeps each sub-env's random stream going.
+        stream, as ale-py seeds them); a list or array gives one seed (or None) per sub-env;
+        None keeps each sub-env's random stream going.
         """
         ale = self._open_ale()
         mask = reset_mask_of(options, self.num_envs)
@@ -251,6 +251,8 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
             raise ValueError(
                 f"AtariVectorEnv.reset() takes only the option 'reset_mask', got {unknown}"
             )
+        if isinstance(seed, np.ndarray):  # ale-py's spelling of one seed per sub-env
+            seed = seed.tolist()
         seeds = seeds_for(seed, self.num_envs)
         if mask is None:
             rows = np.arange(self.num_envs, dtype=np.int64)
