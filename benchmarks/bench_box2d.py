@@ -21,7 +21,13 @@ import protogym
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, interleaved_rates, print_rows, stepper
 
-ENV_IDS = ("LunarLander-v3", "LunarLanderContinuous-v3", "CarRacing-v3")
+ENV_IDS = (
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
+    "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3",
+    "CarRacing-v3",
+)
 TARGET = 1.5
 
 
