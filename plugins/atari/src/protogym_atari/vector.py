@@ -219,7 +219,10 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         # after which the game goes on; telling those apart needs each sub-env's lives.
         self._life_signal_only = self.life_loss_info and not self.episodic_life
         self._lives = np.zeros(self.num_envs, dtype=np.int32)
-        self._ended = np.zeros(self.num_envs, dtype=np.bool_)  # disabled mode: not reset yet
+        # Disabled mode: which sub-envs ended and are not reset yet, and whether any is.
+        self._ended = np.zeros(self.num_envs, dtype=np.bool_)
+        self._any_ended = False
+        self._watch_ends = self._autoreset_mode is not AutoresetMode.NEXT_STEP
         self.closed = False
 
     @property
@@ -272,7 +275,9 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         row_seeds = np.array([_checked_seed(seeds[row]) for row in rows.tolist()], np.int64)
         observations, info = ale.reset(rows, row_seeds)
         self._started = True
-        self._ended[rows] = False
+        if self._any_ended:
+            self._ended[rows] = False
+            self._any_ended = bool(self._ended.any())
         infos = self._masked(info)
         self._lives[info["env_id"]] = info["lives"]
         return observations, infos
@@ -288,10 +293,9 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
             action_ids, strengths = self._continuous_actions(actions)
         else:
             action_ids, strengths = self._discrete_actions(actions), self._full_strength
-        ended = self._ended
-        if ended.any():  # only ever set in disabled mode
+        if self._any_ended:  # only ever set in disabled mode
             raise ValueError(
-                f"AtariVectorEnv: sub-envs {np.flatnonzero(ended).tolist()} ended their "
+                f"AtariVectorEnv: sub-envs {np.flatnonzero(self._ended).tolist()} ended their "
                 "episodes and autoreset_mode is 'disabled'; reset them first with "
                 'env.reset(options={"reset_mask": mask})'
             )
@@ -299,14 +303,15 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         observations, rewards, terminated, truncated, info = ale.recv()
         final_obs = info.pop("final_obs", None)
         infos = self._masked(info)
-        done = terminated | truncated
-        mode = self._autoreset_mode
-        if (mode is _SAME_STEP or mode is _DISABLED) and done.any():
-            restarted = self._restarted(done, terminated, info)
-            if mode is _SAME_STEP:
-                self._add_finals(infos, observations, final_obs, done, restarted)
-            else:
-                ended[info["env_id"][restarted]] = True
+        if self._watch_ends:  # same-step and disabled modes
+            done = terminated | truncated
+            if done.any():
+                restarted = self._restarted(done, terminated, info)
+                if self._autoreset_mode is _SAME_STEP:
+                    self._add_finals(infos, observations, final_obs, done, restarted)
+                elif restarted.any():
+                    self._ended[info["env_id"][restarted]] = True
+                    self._any_ended = True
         if self._life_signal_only:
             self._lives[info["env_id"]] = info["lives"]
         return observations, rewards.astype(np.float64), terminated, truncated, infos
@@ -423,11 +428,11 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
     def _masked(self, info: dict[str, Any]) -> dict[str, Any]:
         """ale-py's per-row info arrays with the `_key` masks of protogym's vector envs
         (every row reports every key)."""
-        reported = np.ones(self.batch_size, dtype=np.bool_)
+        masks = np.ones((len(_INFO_KEYS), self.batch_size), dtype=np.bool_)
         infos: dict[str, Any] = {}
-        for key in _INFO_KEYS:
+        for key, mask in zip(_INFO_KEYS, masks, strict=True):
             infos[key] = info[key]
-            infos[f"_{key}"] = reported.copy()
+            infos[f"_{key}"] = mask
         return infos
 
     def _restarted(
