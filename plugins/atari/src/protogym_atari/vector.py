@@ -120,7 +120,7 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
     ) -> None:
         self.num_envs = check_int("num_envs", num_envs, 1)
         self.game = check_game(game)
-        self.batch_size = check_int("batch_size", batch_size, 0, self.num_envs) or num_envs
+        self.batch_size = check_int("batch_size", batch_size, 0, self.num_envs) or self.num_envs
         self._autoreset_mode = parse_autoreset_mode(autoreset_mode)
         if self._autoreset_mode is _DISABLED and self.batch_size != self.num_envs:
             raise ValueError(
