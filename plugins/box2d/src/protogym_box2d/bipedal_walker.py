@@ -34,6 +34,7 @@ from protogym.spaces import Box
 try:
     import Box2D
     from Box2D.b2 import (
+        bodyDef,
         chainShape,
         contactListener,
         edgeShape,
@@ -152,6 +153,18 @@ class _Contacts(contactListener):
                 env._foot_contact[foot] = False
 
 
+class _TerrainDefinitions:
+    """Box2D definitions reused for every terrain body, as the reference reuses its own: a
+    body then costs a vertex update and two calls, not definitions built from keywords."""
+
+    def __init__(self) -> None:
+        self.body = bodyDef()  # a static body at the origin
+        self.edge_shape = edgeShape(vertices=[(0, 0), (1, 1)])
+        self.edge = fixtureDef(shape=self.edge_shape, friction=FRICTION, categoryBits=0x0001)
+        self.polygon_shape = polygonShape(vertices=[(0, 0), (1, 0), (1, -1), (0, -1)])
+        self.polygon = fixtureDef(shape=self.polygon_shape, friction=FRICTION)
+
+
 class _Lidar(rayCastCallback):
     """The ten lidar rays, cast against a copy of the terrain in a Box2D world of its own.
 
@@ -177,6 +190,9 @@ class _Lidar(rayCastCallback):
         fixtures = [fixtureDef(shape=chainShape(vertices_chain=outline))]
         fixtures += [fixtureDef(shape=polygonShape(vertices=polygon)) for polygon in obstacles]
         self._terrain = self._world.CreateStaticBody(fixtures=fixtures)
+        # A step of no time empties Box2D's list of new proxies, which only a step reads:
+        # left alone, it grows by the terrain's size each episode and slows every removal.
+        self._world.Step(0.0, 0, 0)
 
     def scan(self, x: float, y: float, ends: list[tuple[float, float]] | None) -> list[float]:
         """The fraction of each ray's length to the nearest terrain from (x, y), 1 when none
@@ -220,6 +236,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         self.observation_space = Box(_OBS_LOW, _OBS_HIGH)
         self.action_space = Box(-1.0, 1.0, (4,), np.float32)
         self._world: Any = None
+        self._definitions: Any = None
         self._terrain: list[Any] = []
         self._hull: Any = None
         self._legs: list[Any] = []
@@ -250,6 +267,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         self._destroy()
         if self._world is None:
             self._world = Box2D.b2World()
+            self._definitions = _TerrainDefinitions()
         self._world.contactListener_keepref = _Contacts(self)
         self._world.contactListener = self._world.contactListener_keepref
         self._game_over = False
@@ -390,22 +408,21 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                     state = _GRASS
                 first = True
 
+        create_body, definitions = self._world.CreateBody, self._definitions
         obstacles = []
         for polygon in polygons:
-            obstacle = self._world.CreateStaticBody(
-                fixtures=fixtureDef(shape=polygonShape(vertices=polygon), friction=FRICTION)
-            )
+            definitions.polygon_shape.vertices = polygon
+            obstacle = create_body(definitions.body)
+            obstacle.CreateFixture(definitions.polygon)
             obstacle.colours = _OBSTACLE_COLOURS
             obstacles.append(obstacle)
         edges = []
         self._ground = []
         for i in range(TERRAIN_LENGTH - 1):
             left, right = (xs[i], ys[i]), (xs[i + 1], ys[i + 1])
-            edge = self._world.CreateStaticBody(
-                fixtures=fixtureDef(
-                    shape=edgeShape(vertices=[left, right]), friction=FRICTION, categoryBits=0x0001
-                )
-            )
+            definitions.edge_shape.vertices = [left, right]
+            edge = create_body(definitions.body)
+            edge.CreateFixture(definitions.edge)
             edge.colours = ((76, 255 if i % 2 == 0 else 204, 76),) * 2
             edges.append(edge)
             self._ground.append((*left, *right))
@@ -543,6 +560,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         state = dict(self.__dict__)
         state.update(
             _world=None,
+            _definitions=None,
             _terrain=[],
             _hull=None,
             _legs=[],
