@@ -308,3 +308,12 @@ def test_atari_preprocessing_and_frame_stack_over_the_single_env() -> None:
             env.reset()
             twin.reset()
     assert ends >= 1
+
+
+def test_the_package_exports_the_env_classes_lazily() -> None:
+    import protogym_atari
+
+    assert protogym_atari.AtariEnv is AtariEnv
+    assert protogym_atari.ContinuousAtariEnv is ContinuousAtariEnv
+    with pytest.raises(AttributeError, match="no attribute 'Atari'"):
+        protogym_atari.Atari  # noqa: B018
