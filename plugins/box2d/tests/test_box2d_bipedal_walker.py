@@ -4,9 +4,11 @@ pickling, vector envs, and bad input."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import pickle
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -166,6 +168,16 @@ def test_bad_input_says_what_was_wrong() -> None:
         BipedalWalkerEnv(render_mode="ansi")
     with pytest.raises(TypeError, match=r"unexpected keyword argument.*'hardcor'.*'hardcore'"):
         protogym.make("BipedalWalker-v3", hardcor=True)  # type: ignore[protogym-kwargs]
+
+
+def test_without_box2d_the_import_error_names_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "Box2D", None)
+    monkeypatch.setitem(sys.modules, "Box2D.b2", None)
+    monkeypatch.delitem(sys.modules, "protogym_box2d.bipedal_walker")
+    with pytest.raises(ImportError, match=r'needs the box2d package.*pip install "protogym-box2d"'):
+        importlib.import_module("protogym_box2d.bipedal_walker")
 
 
 def test_rgb_array_frames_follow_the_walker() -> None:

@@ -171,8 +171,8 @@ class _Lidar(rayCastCallback):
     The reference casts them in the walker's world and ignores the walker's own parts when
     Box2D reports them. Each reading is the nearest terrain hit whatever order Box2D visits
     the fixtures in, so a world holding only the terrain gives the same fractions, to the bit,
-    without those wasted callbacks (a third of a step's time). The ground's outline is one
-    chain, whose segments Box2D ray-casts exactly as it does the reference's edge bodies.
+    without those wasted callbacks (about a third of the reference's step). The ground's
+    outline is one chain, whose segments Box2D ray-casts exactly as the reference's edges.
     """
 
     def __init__(self) -> None:
