@@ -13,6 +13,11 @@ agent step is one sub-env's step (4 emulator frames); a vector step of 8 is 8 ag
   and `FrameStackObservation` (the Python-process route to the same observations).
 - against EnvPool's Pong-v5 with the same settings, only if ``import envpool`` works.
 
+A second table gives the CPU time each agent-step costs (all threads, and the worker
+processes of the asynchronous env; the least of the timed runs). On a machine shared with
+other work, wall-clock rates follow each library's share of the cores (more threads or
+processes win more of it), while the CPU cost stays what a dedicated machine would see.
+
 Run: ``.venv/bin/python benchmarks/bench_atari_vector.py [--seconds S] [--repeats R]``.
 """
 
@@ -23,7 +28,8 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +41,24 @@ from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Row, interleaved_rates, print_rows  # type: ignore[import-not-found, unused-ignore]
+from harness import Row, best_rate, print_rows  # type: ignore[import-not-found, unused-ignore]
 
 ENV_ID = "ALE/Pong-v5"
 NUM_ENVS = 8
-Stepper = Callable[[], object]
+_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def stepper(env: Any, seed: int | None = 0) -> Stepper:
-    """One vector step per call over a ring of pre-drawn actions (Pong has 6); EnvPool
-    takes its seed when made, so its reset gets `seed=None`."""
+@dataclass(frozen=True)
+class Timed:
+    """One vector step per `work()` call, and a clock of the CPU time it uses."""
+
+    work: Callable[[], object]
+    cpu: Callable[[], float]
+
+
+def timed(env: Any, seed: int | None = 0, workers: Sequence[int] = ()) -> Timed:
+    """Steps over a ring of pre-drawn actions (Pong has 6). EnvPool takes its seed when
+    made, so its reset gets `seed=None`; `workers` are the pids of worker processes."""
     env.reset() if seed is None else env.reset(seed=seed)
     actions = list(np.random.default_rng(0).integers(0, 6, size=(64, NUM_ENVS)))
     step = env.step
@@ -55,10 +69,20 @@ def stepper(env: Any, seed: int | None = 0) -> Stepper:
         step(actions[position])
         position = (position + 1) % 64
 
-    return work
+    def cpu() -> float:
+        return time.process_time() + sum(_process_cpu(pid) for pid in workers)
+
+    return Timed(work, cpu)
 
 
-def calls_for(work: Stepper, seconds: float) -> int:
+def _process_cpu(pid: int) -> float:
+    """User + system CPU seconds of process `pid`, from /proc."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def calls_for(work: Callable[[], object], seconds: float) -> int:
     """How many calls of `work` take about `seconds` (after a warm-up)."""
     for _ in range(10):
         work()
@@ -70,17 +94,31 @@ def calls_for(work: Stepper, seconds: float) -> int:
     return max(10, calls * 4)
 
 
-def agent_steps(
-    ours: Stepper, theirs: Stepper, seconds: float, repeats: int
-) -> tuple[float, float]:
-    """Best agent-steps per second of each, timed alternately."""
-    calls = min(calls_for(ours, seconds), calls_for(theirs, seconds))
-    rate_ours, rate_theirs = interleaved_rates(ours, theirs, calls, repeats)
-    return rate_ours * NUM_ENVS, rate_theirs * NUM_ENVS
+def compare(
+    ours: Timed, theirs: Timed, seconds: float, repeats: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(agent-steps per second, CPU microseconds per agent-step) of each: the best rate
+    and the least CPU of `repeats` alternating timed runs."""
+    calls = min(calls_for(ours.work, seconds), calls_for(theirs.work, seconds))
+    rates = [0.0, 0.0]
+    costs = [float("inf"), float("inf")]
+    for _ in range(repeats):
+        for side, subject in enumerate((ours, theirs)):
+            start = subject.cpu()
+            rates[side] = max(rates[side], best_rate(subject.work, calls, repeats=1))
+            spent = subject.cpu() - start
+            costs[side] = min(costs[side], spent / (calls * NUM_ENVS) * 1e6)
+    return (rates[0] * NUM_ENVS, rates[1] * NUM_ENVS), (costs[0], costs[1])
 
 
 def preprocessed(env: gymnasium.Env[Any, Any]) -> gymnasium.Wrapper[Any, Any, Any, Any]:
     return FrameStackObservation(AtariPreprocessing(env, frame_skip=4), 4)
+
+
+def native_env(mode: str) -> Any:
+    return protogym.make_vec(
+        ENV_ID, NUM_ENVS, vectorization_mode="vector_entry_point", autoreset_mode=mode
+    )
 
 
 def main() -> None:
@@ -90,45 +128,48 @@ def main() -> None:
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     gymnasium.register_envs(ale_py)
-    rows: list[Row] = []
+    rates: list[Row] = []
+    costs: list[Row] = []
+
+    def add(name: str, measured: Any, target: float | None) -> None:
+        (rate_ours, rate_theirs), (cost_ours, cost_theirs) = measured
+        rates.append(Row(name, "/s", rate_ours, rate_theirs, True, target))
+        costs.append(Row(name, "us", cost_ours, cost_theirs, False, None))
 
     reference = gymnasium.make_vec(
         ENV_ID, num_envs=NUM_ENVS, vectorization_mode="vector_entry_point"
     )
-    theirs = stepper(reference)
+    theirs = timed(reference)
     for mode, target in (("next_step", 0.95), ("same_step", None)):
-        native = protogym.make_vec(
-            ENV_ID, NUM_ENVS, vectorization_mode="vector_entry_point", autoreset_mode=mode
-        )
-        rates = agent_steps(stepper(native), theirs, args.seconds, args.repeats)
-        name = f"native, 8 Pong ({mode}) vs ale-py vector env"
-        rows.append(Row(name, "/s", *rates, True, target))
+        native = native_env(mode)
+        add(f"native ({mode}) vs ale-py vector env", compare(
+            timed(native), theirs, args.seconds, args.repeats
+        ), target)
         native.close()
     reference.close()
 
-    native = protogym.make_vec(
-        ENV_ID, NUM_ENVS, vectorization_mode="vector_entry_point", autoreset_mode="next_step"
-    )
-    ours = stepper(native)
+    native = native_env("next_step")
+    ours = timed(native)
     processes = gymnasium.make_vec(
         ENV_ID, num_envs=NUM_ENVS, vectorization_mode="async", wrappers=[preprocessed],
         frameskip=1,
     )
-    rates = agent_steps(ours, stepper(processes), args.seconds, args.repeats)
-    name = "native vs Gymnasium Async + AtariPreprocessing"
-    rows.append(Row(name, "/s", *rates, True, 2.5))
+    async_env: Any = processes.unwrapped
+    workers = [process.pid for process in async_env.processes]
+    add("native vs Gymnasium Async + AtariPreprocessing", compare(
+        ours, timed(processes, workers=workers), args.seconds, args.repeats
+    ), 2.5)
     processes.close()
 
     pool = make_envpool()
     if pool is not None:
-        rates = agent_steps(ours, stepper(pool, seed=None), args.seconds, args.repeats)
-        rows.append(Row("native vs EnvPool", "/s", *rates, True, None))
+        add("native vs EnvPool", compare(
+            ours, timed(pool, seed=None), args.seconds, args.repeats
+        ), None)
     native.close()
-    print_rows(
-        "Atari vector envs, 8 x ALE/Pong-v5: agent-steps per second (second column: the "
-        "library named in the row)",
-        rows,
-    )
+    title = "8 x ALE/Pong-v5, {} (second column: the library named in the row)"
+    print_rows(title.format("agent-steps per second"), rates)
+    print_rows(title.format("CPU microseconds per agent-step, lower is better"), costs)
     if pool is None:
         print("\nEnvPool: not importable, skipped (it is not a dependency of protogym)")
     print(f"\n{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
@@ -145,8 +186,8 @@ def make_envpool() -> Any:
     threads = min(NUM_ENVS, os.cpu_count() or 1)
     return envpool.make_gymnasium(
         "Pong-v5", num_envs=NUM_ENVS, batch_size=NUM_ENVS, num_threads=threads,
-        repeat_action_probability=0.25,
-        reward_clip=True, episodic_life=False, max_episode_steps=27_000, seed=0,
+        repeat_action_probability=0.25, reward_clip=True, episodic_life=False,
+        max_episode_steps=27_000, seed=0,
     )
 
 
