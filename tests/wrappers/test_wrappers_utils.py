@@ -86,6 +86,34 @@ def test_wrappers_utils_area_resize_of_integer_factor_is_block_mean() -> None:
     np.testing.assert_array_equal(AreaResize((6, 6), (3, 3))(image), expected)
 
 
+@pytest.mark.parametrize(
+    ("in_hw", "out_hw"),
+    [((210, 160), (84, 84)), ((210, 160), (64, 48)), ((96, 96), (84, 84)), ((21, 16), (7, 8)),
+     ((20, 20), (10, 10)), ((84, 84), (84, 84)), ((250, 160), (84, 84))],
+)
+@pytest.mark.parametrize("channels", [None, 3])
+def test_wrappers_utils_area_resize_is_opencvs_inter_area_when_shrinking(
+    in_hw: tuple[int, int], out_hw: tuple[int, int], channels: int | None
+) -> None:
+    """The pixels Gymnasium's ResizeObservation and AtariPreprocessing compute with OpenCV:
+    the general path (fractional factors), the block path (whole factors, 2x2 rounding
+    halves up) and a copy."""
+    cv2 = pytest.importorskip("cv2")
+    rng = np.random.default_rng(0)
+    resize = AreaResize(in_hw, out_hw)
+    for _ in range(5):
+        image = rng.integers(0, 256, in_hw if channels is None else (*in_hw, channels), np.uint8)
+        expected = cv2.resize(image, out_hw[::-1], interpolation=cv2.INTER_AREA)
+        np.testing.assert_array_equal(resize(image), expected)
+
+
+def test_wrappers_utils_area_resize_enlarging_averages_areas() -> None:
+    image = np.array([[0, 100], [200, 50]], dtype=np.uint8)
+    np.testing.assert_array_equal(
+        AreaResize((2, 2), (4, 2))(image), [[0, 100], [0, 100], [200, 50], [200, 50]]
+    )
+
+
 def test_wrappers_utils_bins_and_flat_indices() -> None:
     bins = bins_array("X", (2, 3, 4), 3)
     assert bins.tolist() == [2, 3, 4]

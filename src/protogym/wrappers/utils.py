@@ -8,6 +8,7 @@ a single rounding.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -103,26 +104,93 @@ def _area_weights(size_in: int, size_out: int) -> NDArray[np.float64]:
 class AreaResize:
     """Resizes `(H, W)` or `(H, W, C)` uint8 images to `out_hw` by area averaging.
 
-    Each output pixel is the mean of the input area it covers, fractional pixels weighted,
-    rounded to nearest: OpenCV's `INTER_AREA` for shrinking, without OpenCV. Each output row
-    (then column) mixes only the few input rows it overlaps, so the weights are kept as a
-    band, `(out, k)` indices and weights computed once, and applied by gathering: no matrix
-    product, whose BLAS threads cost far more than the arithmetic on images this small.
+    Each output pixel is the mean of the input area it covers, fractional pixels weighted.
+    When shrinking (or keeping) both sides, this is OpenCV's `INTER_AREA` to the bit, without
+    OpenCV: whole-number factors average blocks as its fast path does, other factors weigh
+    the same source pixels, in single precision and in the same order, as its general path.
+    Enlarging a side uses plain area weights in double precision (OpenCV interpolates
+    there). Weights are kept per output row and column, a few source indices each, and
+    applied by gathering: no matrix product, whose BLAS threads would cost far more than the
+    arithmetic on images this small.
     """
 
     def __init__(self, in_hw: tuple[int, int], out_hw: tuple[int, int]) -> None:
-        self._rows, self._row_weights = _band(_area_weights(in_hw[0], out_hw[0]))
-        self._cols, self._col_weights = _band(_area_weights(in_hw[1], out_hw[1]))
+        self._in_hw = in_hw
+        self._out_hw = out_hw
+        factors = (in_hw[0] / out_hw[0], in_hw[1] / out_hw[1])
+        self._blocks: tuple[int, int] | None = None
+        if all(f >= 1 for f in factors):
+            if all(size % out == 0 for size, out in zip(in_hw, out_hw, strict=True)):
+                self._blocks = (in_hw[0] // out_hw[0], in_hw[1] // out_hw[1])
+            self._rows, self._row_weights = _opencv_area_table(in_hw[0], out_hw[0])
+            self._cols, self._col_weights = _opencv_area_table(in_hw[1], out_hw[1])
+            self._exact = True
+        else:
+            self._rows, self._row_weights = _band(_area_weights(in_hw[0], out_hw[0]))
+            self._cols, self._col_weights = _band(_area_weights(in_hw[1], out_hw[1]))
+            self._exact = False
 
     def __call__(self, image: NDArray[Any]) -> NDArray[np.uint8]:
-        pixels = image.astype(np.float64)
+        if self._blocks is not None:
+            return self._block_mean(image, *self._blocks)
+        dtype = np.float32 if self._exact else np.float64
+        pixels: NDArray[np.floating[Any]] = image.astype(dtype)
         channels = (1,) * (pixels.ndim - 2)
-        row_weights = self._row_weights.reshape((*self._row_weights.shape, 1, *channels))
-        rows = (pixels[self._rows] * row_weights).sum(axis=1)
-        col_weights = self._col_weights.reshape((*self._col_weights.shape, *channels))
-        resized = (rows[:, self._cols] * col_weights).sum(axis=2)
+        # Columns first, then rows, each a running sum over the table's slots in order.
+        cols, col_weights = self._cols, self._col_weights.reshape(
+            (*self._col_weights.shape, *channels)
+        )
+        across: NDArray[np.floating[Any]] = pixels[:, cols[:, 0]] * col_weights[:, 0]
+        for slot in range(1, cols.shape[1]):
+            across += pixels[:, cols[:, slot]] * col_weights[:, slot]
+        rows, row_weights = self._rows, self._row_weights.reshape(
+            (*self._row_weights.shape, 1, *channels)
+        )
+        resized: NDArray[np.floating[Any]] = row_weights[:, 0] * across[rows[:, 0]]
+        for slot in range(1, rows.shape[1]):
+            resized += row_weights[:, slot] * across[rows[:, slot]]
         out: NDArray[np.uint8] = np.clip(np.rint(resized), 0, 255).astype(np.uint8)
         return out
+
+    def _block_mean(self, image: NDArray[Any], high: int, wide: int) -> NDArray[np.uint8]:
+        out_h, out_w = self._out_hw
+        blocks = image.astype(np.int32).reshape(out_h, high, out_w, wide, *image.shape[2:])
+        sums = blocks.sum(axis=(1, 3))
+        if high == wide == 2:  # OpenCV's vectorised 2x2 case rounds halves up
+            halves_up: NDArray[np.uint8] = ((sums + 2) >> 2).astype(np.uint8)
+            return halves_up
+        scaled = sums.astype(np.float32) * np.float32(1.0 / (high * wide))
+        out: NDArray[np.uint8] = np.clip(np.rint(scaled), 0, 255).astype(np.uint8)
+        return out
+
+
+def _opencv_area_table(size_in: int, size_out: int) -> tuple[NDArray[np.intp], NDArray[Any]]:
+    """OpenCV's area table for one side: per output pixel, the source pixels it covers and
+    their float32 shares, a partial pixel's share skipped below 1e-3, padded with zeros."""
+    scale = 1.0 / (size_out / size_in)  # as OpenCV derives it, from the inverse
+    entries: list[list[tuple[int, float]]] = []
+    for dst in range(size_out):
+        start = dst * scale
+        stop = start + scale
+        cell = min(scale, size_in - start)
+        first = math.ceil(start)
+        last = min(math.floor(stop), size_in - 1)
+        first = min(first, last)
+        found = []
+        if first - start > 1e-3:
+            found.append((first - 1, (first - start) / cell))
+        found.extend((src, 1.0 / cell) for src in range(first, last))
+        if stop - last > 1e-3:
+            found.append((last, min(min(stop - last, 1.0), cell) / cell))
+        entries.append(found)
+    width = max(len(found) for found in entries)
+    index = np.zeros((size_out, width), dtype=np.intp)
+    shares = np.zeros((size_out, width), dtype=np.float32)
+    for dst, found in enumerate(entries):
+        for slot, (src, share) in enumerate(found):
+            index[dst, slot] = src
+            shares[dst, slot] = share
+    return index, shares
 
 
 def _band(weights: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
