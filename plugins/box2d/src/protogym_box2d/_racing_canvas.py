@@ -43,6 +43,12 @@ GRASS_DIM = PLAYFIELD / 20.0
 MAX_SHAPE_DIM = max(GRASS_DIM, TRACK_WIDTH, TRACK_DETAIL_STEP) * math.sqrt(2) * ZOOM * SCALE
 # A polygon whose corners all lie this many pixels beyond one screen edge draws nothing.
 _OFF_SCREEN = 3.0
+# The dashboard's black strip covers the bottom rows of the upright frame, so the world is
+# filled, drawn and flipped upright only above it (the rows below keep the last frame's
+# pixels until the strip covers them again).
+_UNIT_X, _UNIT_Y = WINDOW_W / 40.0, WINDOW_H / 40.0  # the dashboard's grid
+_DASHBOARD_H = WINDOW_H // 8  # 5 * _UNIT_Y
+_WORLD_ROWS = (0, _DASHBOARD_H, WINDOW_W, WINDOW_H - _DASHBOARD_H)
 # The background is one fill when the screen lies this many pixels inside the playfield.
 _FILL_MARGIN = 4.0
 _TWO_PI = 2 * math.pi
@@ -144,43 +150,39 @@ class Camera(NamedTuple):
         return True
 
 
+class Scene(NamedTuple):
+    """What a frame shows besides the car: the camera, the colours and the road."""
+
+    camera: Camera
+    background: tuple[int, int, int]
+    grass: tuple[int, int, int]
+    road: NDArray[np.float64]  # (polygons, 4, 2) world corners, in drawing order
+    road_colours: Sequence[tuple[int, int, int]]
+
+
 class RacingCanvas:
     """Draws CarRacing frames; one per env, as it keeps its surfaces between frames."""
 
     def __init__(self) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self._frame = pygame.Surface((WINDOW_W, WINDOW_H))
+        self._frame = pygame.Surface((WINDOW_W, WINDOW_H))  # the world, upside down
+        self._upright = pygame.Surface((WINDOW_W, WINDOW_H), 0, self._frame)
         self._font = pygame.font.Font(pygame.font.get_default_font(), 42)
         self._score: tuple[str, Any, Any] | None = None
         self._shrunk: dict[tuple[int, int], Any] = {}
 
-    def draw(
-        self,
-        camera: Camera,
-        background: tuple[int, int, int],
-        grass: tuple[int, int, int],
-        road: NDArray[np.float64],
-        road_colours: Sequence[tuple[int, int, int]],
-        car: RacingCar,
-        score: float,
-        skid_marks: bool,
-    ) -> Any:
-        """The upright 1000x800 frame: the world seen by `camera`, the car (with its skid
-        marks if asked), and the dashboard."""
-        frame = self._frame
-        if camera.sees_whole_screen_inside_playfield():
-            frame.fill(background)
-        else:
-            frame.fill((0, 0, 0))
-            field = camera.project_array(_FIELD).tolist()
-            gfxdraw.aapolygon(frame, field, background)
-            gfxdraw.filled_polygon(frame, field, background)
-        self._polygons(camera.project_array(_GRASS), [grass] * len(_GRASS))
-        self._polygons(camera.project_array(road), road_colours)
-        self._car(camera, car, skid_marks)
-        upright = pygame.transform.flip(frame, False, True)
-        self._dashboard(upright, car, score)
+    def draw(self, scene: Scene, car: RacingCar, score: float, skid_marks: bool) -> Any:
+        """The upright 1000x800 frame: the world, the car (with its skid marks if asked),
+        and the dashboard."""
+        self._world(scene, car, skid_marks)
+        upright = self._upright
+        top_down = pygame.surfarray.pixels2d(upright)
+        top_down[:, : WINDOW_H - _DASHBOARD_H] = pygame.surfarray.pixels2d(self._frame)[
+            :, : _DASHBOARD_H - 1 : -1
+        ]
+        del top_down  # unlocks the surface
+        self._dashboard(upright, _gauges(car), score)
         return upright
 
     def shrink(self, frame: Any, size: tuple[int, int]) -> NDArray[np.uint8]:
@@ -191,26 +193,49 @@ class RacingCanvas:
         pygame.transform.smoothscale(frame, size, target)
         return np.ascontiguousarray(pygame.surfarray.pixels3d(target).transpose(1, 0, 2))
 
+    def _world(self, scene: Scene, car: RacingCar, skid_marks: bool) -> None:
+        """Playfield, grass, road and car, upside down on the frame (its rows that end up
+        under the dashboard are left as they are)."""
+        frame, camera = self._frame, scene.camera
+        if camera.sees_whole_screen_inside_playfield():
+            frame.fill(scene.background, _WORLD_ROWS)
+        else:
+            frame.fill((0, 0, 0), _WORLD_ROWS)
+            field = camera.project_array(_FIELD).tolist()
+            gfxdraw.aapolygon(frame, field, scene.background)
+            gfxdraw.filled_polygon(frame, field, scene.background)
+        self._polygons(camera.project_array(_GRASS), [scene.grass] * len(_GRASS))
+        self._polygons(camera.project_array(scene.road), scene.road_colours)
+        self._car(camera, car, skid_marks)
+
     def _polygons(
         self, corners: NDArray[np.float64], colours: Sequence[tuple[int, int, int]]
     ) -> None:
         """Outline and fill each polygon that the reference draws (it has a corner near the
-        screen) and that touches the screen, in order.
+        screen) and that shows, in order.
 
         A polygon's pixels, anti-aliased edges included, lie within a pixel of its corners'
-        bounding box, so one whose box misses the screen by more changes nothing.
+        bounding box, so one whose box misses the screen by more, or lies in the rows that
+        the dashboard covers, changes nothing.
         """
         x, y = corners[..., 0], corners[..., 1]
-        near = (
-            (x >= -MAX_SHAPE_DIM)
-            & (x <= WINDOW_W + MAX_SHAPE_DIM)
-            & (y >= -MAX_SHAPE_DIM)
-            & (y <= WINDOW_H + MAX_SHAPE_DIM)
-        ).any(axis=1)
-        near &= (x.max(axis=1) >= -_OFF_SCREEN) & (x.min(axis=1) <= WINDOW_W + _OFF_SCREEN)
-        near &= (y.max(axis=1) >= -_OFF_SCREEN) & (y.min(axis=1) <= WINDOW_H + _OFF_SCREEN)
+        drawn = np.flatnonzero(
+            (
+                (x >= -MAX_SHAPE_DIM)
+                & (x <= WINDOW_W + MAX_SHAPE_DIM)
+                & (y >= -MAX_SHAPE_DIM)
+                & (y <= WINDOW_H + MAX_SHAPE_DIM)
+            ).any(axis=1)
+        )
+        x, y = x[drawn], y[drawn]
+        shows = (
+            (x.max(axis=1) >= -_OFF_SCREEN)
+            & (x.min(axis=1) <= WINDOW_W + _OFF_SCREEN)
+            & (y.max(axis=1) >= _DASHBOARD_H - _OFF_SCREEN)
+            & (y.min(axis=1) <= WINDOW_H + _OFF_SCREEN)
+        )
         frame = self._frame
-        for index in np.flatnonzero(near).tolist():
+        for index in drawn[shows].tolist():
             points = corners[index].tolist()
             gfxdraw.aapolygon(frame, points, colours[index])
             gfxdraw.filled_polygon(frame, points, colours[index])
@@ -234,49 +259,19 @@ class RacingCanvas:
             outline = [transform * corner for corner in fixture.shape.vertices]
             pygame.draw.polygon(frame, _HULL_COLOUR, camera.project(outline))
 
-    def _dashboard(self, frame: Any, car: RacingCar, score: float) -> None:
-        """The black strip at the bottom: speed, the four wheel spins, steering, yaw rate,
-        and the score."""
+    def _dashboard(
+        self,
+        frame: Any,
+        gauges: list[tuple[list[tuple[float, float]], tuple[int, int, int]]],
+        score: float,
+    ) -> None:
+        """The black strip at the bottom of the upright frame, its gauges and the score."""
         w, h = WINDOW_W, WINDOW_H
-        unit_x, unit_y = w / 40.0, h / 40.0
-        polygon = pygame.draw.polygon
-        polygon(frame, (0, 0, 0), [(w, h), (w, h - 5 * unit_y), (0, h - 5 * unit_y), (0, h)])
-
-        def bar(place: int, value: float) -> list[tuple[float, float]]:
-            top = h - (unit_y + unit_y * value)
-            return [
-                (place * unit_x, top),
-                ((place + 1) * unit_x, top),
-                ((place + 1) * unit_x, h - unit_y),
-                ((place + 0) * unit_x, h - unit_y),
-            ]
-
-        def gauge(place: int, value: float) -> list[tuple[float, float]]:
-            return [
-                ((place + 0) * unit_x, h - 4 * unit_y),
-                ((place + value) * unit_x, h - 4 * unit_y),
-                ((place + value) * unit_x, h - 2 * unit_y),
-                ((place + 0) * unit_x, h - 2 * unit_y),
-            ]
-
-        velocity = car.hull.linearVelocity
-        vx, vy = velocity.x, velocity.y
-        speed = math.sqrt(vx * vx + vy * vy)
-        wheels = car.wheels
-        steering = wheels[0].joint.angle
-        yaw_rate = car.hull.angularVelocity
-        shown = (
-            (speed, bar(5, 0.02 * speed), (255, 255, 255)),
-            (wheels[0].omega, bar(7, 0.01 * wheels[0].omega), (0, 0, 255)),
-            (wheels[1].omega, bar(8, 0.01 * wheels[1].omega), (0, 0, 255)),
-            (wheels[2].omega, bar(9, 0.01 * wheels[2].omega), (51, 0, 255)),
-            (wheels[3].omega, bar(10, 0.01 * wheels[3].omega), (51, 0, 255)),
-            (steering, gauge(20, -10.0 * steering), (0, 255, 0)),
-            (yaw_rate, gauge(30, -0.8 * yaw_rate), (255, 0, 0)),
+        pygame.draw.polygon(
+            frame, (0, 0, 0), [(w, h), (w, h - 5 * _UNIT_Y), (0, h - 5 * _UNIT_Y), (0, h)]
         )
-        for value, points, colour in shown:
-            if abs(value) > 1e-4:
-                polygon(frame, colour, points)
+        for points, colour in gauges:
+            pygame.draw.polygon(frame, colour, points)
         text = f"{score:04.0f}"
         if self._score is None or self._score[0] != text:
             picture = self._font.render(text, True, (255, 255, 255), (0, 0, 0))
@@ -284,6 +279,50 @@ class RacingCanvas:
             place.center = (60, int(h - h * 2.5 / 40.0))  # 750, a whole number
             self._score = (text, picture, place)
         frame.blit(self._score[1], self._score[2])
+
+
+def _gauges(car: RacingCar) -> list[tuple[list[tuple[float, float]], tuple[int, int, int]]]:
+    """The dashboard's gauges that show (those off zero): speed, the four wheel spins as
+    bars, and steering and yaw rate as horizontal gauges, with their colours."""
+    h = WINDOW_H
+
+    def bar(place: int, value: float) -> list[tuple[float, float]]:
+        top = h - (_UNIT_Y + _UNIT_Y * value)
+        return [
+            (place * _UNIT_X, top),
+            ((place + 1) * _UNIT_X, top),
+            ((place + 1) * _UNIT_X, h - _UNIT_Y),
+            ((place + 0) * _UNIT_X, h - _UNIT_Y),
+        ]
+
+    def gauge(place: int, value: float) -> list[tuple[float, float]]:
+        return [
+            ((place + 0) * _UNIT_X, h - 4 * _UNIT_Y),
+            ((place + value) * _UNIT_X, h - 4 * _UNIT_Y),
+            ((place + value) * _UNIT_X, h - 2 * _UNIT_Y),
+            ((place + 0) * _UNIT_X, h - 2 * _UNIT_Y),
+        ]
+
+    velocity = car.hull.linearVelocity
+    vx, vy = velocity.x, velocity.y
+    speed = math.sqrt(vx * vx + vy * vy)
+    wheels = car.wheels
+    steering = wheels[0].joint.angle
+    yaw_rate = car.hull.angularVelocity
+    readings = (
+        (speed, bar, 5, 0.02 * speed, (255, 255, 255)),
+        (wheels[0].omega, bar, 7, 0.01 * wheels[0].omega, (0, 0, 255)),
+        (wheels[1].omega, bar, 8, 0.01 * wheels[1].omega, (0, 0, 255)),
+        (wheels[2].omega, bar, 9, 0.01 * wheels[2].omega, (51, 0, 255)),
+        (wheels[3].omega, bar, 10, 0.01 * wheels[3].omega, (51, 0, 255)),
+        (steering, gauge, 20, -10.0 * steering, (0, 255, 0)),
+        (yaw_rate, gauge, 30, -0.8 * yaw_rate, (255, 0, 0)),
+    )
+    return [
+        (shape(place, value), colour)
+        for reading, shape, place, value, colour in readings
+        if abs(reading) > 1e-4
+    ]
 
 
 def _stripe(phase: float) -> list[tuple[float, float]] | None:

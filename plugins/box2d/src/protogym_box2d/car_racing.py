@@ -17,6 +17,7 @@ start tile reached) and with -100 when the car leaves the playfield.
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar, SupportsFloat
 
 import numpy as np
@@ -58,8 +59,6 @@ _DISCRETE_CONTROLS = (
     (0.0, 0.2, 0.0),
     (0.0, 0.0, 0.8),
 )
-_ACTION_LOW = np.array([-1.0, 0.0, 0.0])
-_ACTION_HIGH = np.array([1.0, 1.0, 1.0])
 _ROAD_COLOUR = np.array([102, 102, 102])
 _BACKGROUND_COLOUR = np.array([102, 204, 102])
 _GRASS_COLOUR = np.array([102, 230, 102])
@@ -133,7 +132,7 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         self.continuous = bool(continuous)
         self.observation_space = Box(0, 255, (canvas.STATE_H, canvas.STATE_W, 3), np.uint8)
         self.action_space = (
-            Box(_ACTION_LOW.astype(np.float32), _ACTION_HIGH.astype(np.float32))
+            Box(np.array([-1, 0, 0], np.float32), np.array([1, 1, 1], np.float32))
             if self.continuous
             else Discrete(5)
         )
@@ -273,16 +272,19 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         car.brake(brake)
         return self._advance(car, acted=True)
 
-    def _clipped(self, action: Any) -> list[float]:
+    def _clipped(self, action: Any) -> tuple[float, float, float]:
         """(steering, gas, brake) clipped into the action box, as floats."""
-        controls = np.asarray(action, dtype=np.float64)
-        if controls.shape != (3,) or not np.isfinite(controls).all():
+        values = action.tolist() if isinstance(action, np.ndarray) else action
+        try:
+            steering, gas, brake = (float(value) for value in values)
+        except (TypeError, ValueError):
+            steering = gas = brake = math.nan
+        if not (math.isfinite(steering) and math.isfinite(gas) and math.isfinite(brake)):
             raise InvalidAction(
-                f"CarRacingEnv.step got the invalid action {action!r}: pass 3 finite numbers, "
+                f"CarRacingEnv.step got the invalid action {action!r}: pass 3 finite numbers "
                 "(steering in [-1, 1], gas in [0, 1], brake in [0, 1])"
             )
-        clipped: list[float] = np.clip(controls, _ACTION_LOW, _ACTION_HIGH).tolist()
-        return clipped
+        return min(max(steering, -1.0), 1.0), min(max(gas, 0.0), 1.0), min(max(brake, 0.0), 1.0)
 
     def _advance(
         self, car: RacingCar, acted: bool
@@ -341,25 +343,25 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
 
     # -- rendering ---------------------------------------------------------------------
 
-    def _frame(self, car: RacingCar, skid_marks: bool) -> Any:
-        if self._canvas is None:
-            self._canvas = canvas.RacingCanvas()
+    def _scene(self, car: RacingCar) -> canvas.Scene:
         x, y = car.hull.position
-        return self._canvas.draw(
+        return canvas.Scene(
             canvas.Camera.following(x, y, car.hull.angle, self._time),
             _whole(self.background_colour),
             _whole(self.grass_colour),
             self._road,
             self._road_colours,
-            car,
-            self._return,
-            skid_marks,
         )
 
+    def _canvas_ready(self) -> canvas.RacingCanvas:
+        if self._canvas is None:
+            self._canvas = canvas.RacingCanvas()
+        return self._canvas
+
     def _state_pixels(self, car: RacingCar) -> Observation:
-        frame = self._frame(car, skid_marks=False)
-        assert self._canvas is not None
-        return self._canvas.shrink(frame, (canvas.STATE_W, canvas.STATE_H))
+        painter = self._canvas_ready()
+        frame = painter.draw(self._scene(car), car, self._return, skid_marks=False)
+        return painter.shrink(frame, (canvas.STATE_W, canvas.STATE_H))
 
     def render(self) -> NDArray[np.uint8] | None:
         if self.render_mode is None:
@@ -370,14 +372,13 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         car = self.car
         if car is None:
             raise ResetNeeded("CarRacingEnv.render() was called before reset(); call reset() first")
-        if self.render_mode == "state_pixels":
-            if self._observation is None:  # human-free modes only reach here after a step
-                self._observation = self._state_pixels(car)
+        if self.render_mode == "state_pixels":  # what the last step (or reset) saw
+            assert self._observation is not None
             return self._observation.copy()
-        frame = self._frame(car, skid_marks=True)
-        assert self._canvas is not None
+        painter = self._canvas_ready()
+        frame = painter.draw(self._scene(car), car, self._return, skid_marks=True)
         if self.render_mode == "rgb_array":
-            return self._canvas.shrink(frame, (canvas.VIDEO_W, canvas.VIDEO_H))
+            return painter.shrink(frame, (canvas.VIDEO_W, canvas.VIDEO_H))
         from protogym_box2d import _render as draw
 
         if self._window is None:
