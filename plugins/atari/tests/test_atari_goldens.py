@@ -1,4 +1,5 @@
-"""ale-py's own envs' trajectories to the bit: recorded goldens replayed without Gymnasium.
+"""ale-py's own envs' trajectories to the bit: recorded goldens replayed without Gymnasium,
+also through AtariPreprocessing + FrameStackObservation against Gymnasium's.
 
 See goldens/record_atari.py for the cases and how to regenerate them.
 """
@@ -16,6 +17,7 @@ import pytest
 from protogym_atari.atari_env import ContinuousAtariEnv
 
 import protogym
+from protogym.wrappers import AtariPreprocessing, FrameStackObservation
 
 GOLDENS = np.load(Path(__file__).parent / "goldens" / "atari.npz")
 CASES: list[dict[str, Any]] = json.loads(str(GOLDENS["cases"]))
@@ -33,7 +35,13 @@ def make(case: dict[str, Any]) -> Any:
         return ContinuousAtariEnv(**{**arguments, **kwargs})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # Pong-v0 is an old version
-        return protogym.make(case["id"], **kwargs)
+        env = protogym.make(case["id"], **kwargs)
+    if "preprocessing" in case:
+        options = dict(case["preprocessing"])
+        if isinstance(options.get("screen_size"), list):
+            options["screen_size"] = tuple(options["screen_size"])
+        return FrameStackObservation(AtariPreprocessing(env, **options), 4)
+    return env
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])

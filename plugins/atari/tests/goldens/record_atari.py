@@ -9,7 +9,9 @@ Each case is an id with extra arguments, reset seeds and a number of random acti
 or the unseeded reset after an episode ends, the golden holds the SHA-1 of the observation,
 the reward, both flags and the info's lives and frame numbers; seeded resets also store the
 info's two seed words. The plugin's tests replay the actions without Gymnasium and compare
-to the bit. ``registry`` lists every id ale-py registers in Gymnasium with its arguments, for
+to the bit. Cases with ``preprocessing`` wrap the env in Gymnasium's ``AtariPreprocessing``
+(those arguments) and ``FrameStackObservation(4)``, replayed with protogym's wrappers.
+``registry`` lists every id ale-py registers in Gymnasium with its arguments, for
 the test that the plugin registers the same.
 """
 
@@ -70,6 +72,22 @@ CASES: list[dict[str, Any]] = [
         "steps": 200,
     },
     {
+        "name": "breakout-noframeskip-v4-preprocessed",
+        "id": "BreakoutNoFrameskip-v4",
+        "kwargs": {},
+        "preprocessing": {"terminal_on_life_loss": True},
+        "seeds": [3],
+        "steps": 300,
+    },
+    {
+        "name": "space-invaders-v5-preprocessed-rgb",
+        "id": "ALE/SpaceInvaders-v5",
+        "kwargs": {"frameskip": 1},
+        "preprocessing": {"screen_size": [64, 48], "grayscale_obs": False, "noop_max": 10},
+        "seeds": [4],
+        "steps": 200,
+    },
+    {
         "name": "pong-v5-continuous",
         "id": "ALE/Pong-v5",
         "kwargs": {"continuous": True},
@@ -102,6 +120,13 @@ def record(case: dict[str, Any]) -> dict[str, np.ndarray]:
     if isinstance(kwargs.get("frameskip"), list):
         kwargs["frameskip"] = tuple(kwargs["frameskip"])  # ale-py takes only a tuple
     env = gymnasium.make(case["id"], **kwargs)
+    if "preprocessing" in case:
+        options = dict(case["preprocessing"])
+        if isinstance(options.get("screen_size"), list):
+            options["screen_size"] = tuple(options["screen_size"])
+        env = gymnasium.wrappers.FrameStackObservation(
+            gymnasium.wrappers.AtariPreprocessing(env, **options), 4
+        )
     actions = random_actions(case, env.action_space)
     kinds, hashes, rewards, flags, counters, seeds = [], [], [], [], [], []
 
