@@ -16,6 +16,7 @@ from protogym.mypy.known_ids import (
     SourceRegistration,
     installation_digest,
     load_installed,
+    plugin_packages,
     scan_registrations,
 )
 from protogym.mypy.make_types import MakeTyper
@@ -85,6 +86,29 @@ def test_installation_digest_follows_the_plugin_selection(monkeypatch: pytest.Mo
     assert installation_digest() == everything
     monkeypatch.setenv("PROTOGYM_PLUGINS", "none")
     assert installation_digest() != everything
+
+
+def test_installation_digest_follows_an_editable_plugins_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Editing an editable install's plugin module (or a module beside it) changes no
+    metadata, but must still invalidate the saved registry."""
+    dist_info = tmp_path / "acme_envs-1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "entry_points.txt").write_text("[protogym.plugins]\nacme = acme_envs.plugin\n")
+    package = tmp_path / "acme_envs"
+    package.mkdir()
+    (package / "plugin.py").write_text("IDS = ['acme/A-v0']\n")
+    (package / "table.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = installation_digest()
+    assert installation_digest() == before
+    (package / "table.py").write_text("X = 22\n")
+    after_table = installation_digest()
+    assert after_table != before
+    (package / "plugin.py").write_text("IDS = ['acme/A-v0', 'acme/B-v0']\n")
+    assert installation_digest() not in (before, after_table)
+    assert "acme_envs" in plugin_packages()
 
 
 SOURCE = '''\

@@ -206,13 +206,17 @@ def installation_digest() -> str:
     """A short hash of what decides the installed registry, cheap enough for every run.
 
     It covers every installed distribution that declares `protogym.plugins` entry points
-    (its metadata folder's name, which holds its version, and the entry points) and the
-    `PROTOGYM_PLUGINS` selection. The metadata folders are read directly: going through
+    (its metadata folder's name, which holds its version, and the entry points), the size and
+    modification time of the source files beside each plugin module (so that editing an
+    editable install's `plugin.py`, or a table it imports, is seen without reinstalling), and
+    the `PROTOGYM_PLUGINS` selection. The metadata folders are read directly: going through
     `importlib.metadata` costs ten times as much, and this runs even when mypy has nothing to
     re-check.
     """
     found = [f"selection={os.environ.get(SELECTION_ENV_VAR, '')}"]
-    found.extend(f"{name}\n{text}" for name, text in _plugin_metadata())
+    for name, text in _plugin_metadata():
+        found.append(f"{name}\n{text}")
+        found.extend(_source_stamps(module) for module in _entry_point_modules(text))
     digest = hashlib.sha1(usedforsecurity=False)
     digest.update("\n".join(sorted(found)).encode())
     return digest.hexdigest()[:16]
@@ -220,17 +224,43 @@ def installation_digest() -> str:
 
 def plugin_packages() -> frozenset[str]:
     """The top-level packages that installed plugin distributions' entry points name."""
+    return frozenset(
+        module.split(".", 1)[0]
+        for _, text in _plugin_metadata()
+        for module in _entry_point_modules(text)
+    )
+
+
+def _entry_point_modules(entry_points_text: str) -> list[str]:
+    """The modules named in the `protogym.plugins` group of an ``entry_points.txt``."""
     section = f"[{PLUGIN_GROUP}]"
-    packages = set()
-    for _, text in _plugin_metadata():
-        in_group = False
-        for line in text.splitlines():
-            line = line.strip()
-            if line.startswith("["):
-                in_group = line == section
-            elif in_group and "=" in line:
-                packages.add(line.split("=", 1)[1].strip().split(".", 1)[0].split(":", 1)[0])
-    return frozenset(packages)
+    modules = []
+    in_group = False
+    for line in entry_points_text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            in_group = line == section
+        elif in_group and "=" in line:
+            modules.append(line.split("=", 1)[1].strip().split(":", 1)[0].strip())
+    return modules
+
+
+def _source_stamps(module: str) -> str:
+    """Size and mtime of the ``.py`` files in the folder of `module`'s file, found on sys.path
+    without importing anything; empty when the module is not a plain file there."""
+    parts = module.split(".")
+    for entry in sys.path:
+        folder = os.path.join(entry or ".", *parts[:-1])
+        if not os.path.isfile(os.path.join(folder, f"{parts[-1]}.py")):
+            continue
+        stamps = [module]
+        with os.scandir(folder) as files:
+            for file in files:
+                if file.name.endswith(".py"):
+                    stat = file.stat()
+                    stamps.append(f"{file.name}:{stat.st_size}:{stat.st_mtime_ns}")
+        return " ".join(sorted(stamps))
+    return module
 
 
 def _plugin_metadata() -> list[tuple[str, str]]:
