@@ -99,6 +99,9 @@ _SHARED = [
     "Blackjack-v1",
     "LunarLander-v3",
     "LunarLanderContinuous-v3",
+    "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3",
+    "CarRacing-v3",
 ]
 
 
