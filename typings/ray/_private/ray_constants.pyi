@@ -1,0 +1,1 @@
+ENABLE_RAY_CLUSTER: bool
