@@ -60,6 +60,15 @@ VIEWPORT_W, VIEWPORT_H = 600, 400
 WORLD_W, WORLD_H = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
 CHUNKS = 11
 
+# Subexpressions of the reference's step, evaluated once with its own operations.
+_DT = 1.0 / FPS
+_HALF_W, _HALF_H = WORLD_W / 2, WORLD_H / 2
+_LANDED_Y = WORLD_H / 4 + LEG_DOWN / SCALE  # the lander's y with its legs on the pad
+_MAIN_ENGINE_OFFSET = MAIN_ENGINE_Y / SCALE
+# The reference computes direction * SIDE_ENGINE_AWAY / SCALE; for a direction of +-1 that is
+# +-(SIDE_ENGINE_AWAY / SCALE) exactly, since IEEE division is symmetric in sign.
+_SIDE_ENGINE_AWAY = SIDE_ENGINE_AWAY / SCALE
+
 Observation = NDArray[np.float32]
 Action = int | np.integer[Any] | NDArray[np.float32]
 
@@ -193,6 +202,8 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
                 f"{self.metadata['render_modes']} or None"
             )
         self.render_mode = render_mode
+        # exhaust particles only decorate the picture, so v3 simulates them only when drawn
+        self._simulate_exhaust = render_mode is not None or self._exhaust_without_rendering
         self.continuous = bool(continuous)
         self.gravity = gravity
         self.enable_wind = bool(enable_wind)
@@ -326,10 +337,17 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         main_power = 0.0
         if fire_main:
             main_power = 1.0 if not self.continuous else (main + 1.0) * 0.5
-            offset = MAIN_ENGINE_Y / SCALE + 2 * spread_a
+            offset = _MAIN_ENGINE_OFFSET + 2 * spread_a
             ox = tip_x * offset + side_x * spread_b
             oy = -tip_y * offset - side_y * spread_b
-            self._fire(ox, oy, x + ox, y + oy, MAIN_ENGINE_POWER, main_power, 3.5)
+            where = (x + ox, y + oy)
+            if self._simulate_exhaust:
+                self._exhaust(ox, oy, where, MAIN_ENGINE_POWER, main_power, 3.5)
+            lander.ApplyLinearImpulse(
+                (-ox * MAIN_ENGINE_POWER * main_power, -oy * MAIN_ENGINE_POWER * main_power),
+                where,
+                True,
+            )
 
         side_power = 0.0
         if fire_side:
@@ -339,69 +357,67 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             else:
                 direction = engine - 2
                 side_power = 1.0
-            lateral_offset = 3 * spread_b + direction * SIDE_ENGINE_AWAY / SCALE
+            lateral_offset = 3 * spread_b + direction * _SIDE_ENGINE_AWAY
             ox = tip_x * spread_a + side_x * lateral_offset
             oy = -tip_y * spread_a - side_y * lateral_offset
-            self._fire(
-                ox,
-                oy,
-                x + ox - tip_x * 17 / SCALE,
-                y + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE,
-                SIDE_ENGINE_POWER,
-                side_power,
-                0.7,
+            where = (x + ox - tip_x * 17 / SCALE, y + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE)
+            if self._simulate_exhaust:
+                self._exhaust(ox, oy, where, SIDE_ENGINE_POWER, side_power, 0.7)
+            lander.ApplyLinearImpulse(
+                (-ox * SIDE_ENGINE_POWER * side_power, -oy * SIDE_ENGINE_POWER * side_power),
+                where,
+                True,
             )
 
-        self._world.Step(1.0 / FPS, 6 * 30, 2 * 30)
+        self._world.Step(_DT, 6 * 30, 2 * 30)
         velocity = self._velocity
-        state = [
-            (position.x - WORLD_W / 2) / (WORLD_W / 2),
-            (position.y - (self.helipad_y + LEG_DOWN / SCALE)) / (WORLD_H / 2),
-            velocity.x * (WORLD_W / 2) / FPS,
-            velocity.y * (WORLD_H / 2) / FPS,
-            lander.angle,
-            20.0 * lander.angularVelocity / FPS,
-            1.0 if legs[0].ground_contact else 0.0,
-            1.0 if legs[1].ground_contact else 0.0,
-        ]
+        # the observation, named for the shaping below
+        dx = (position.x - _HALF_W) / _HALF_W
+        dy = (position.y - _LANDED_Y) / _HALF_H
+        vx = velocity.x * _HALF_W / FPS
+        vy = velocity.y * _HALF_H / FPS
+        angle = lander.angle
+        left_contact = 1.0 if legs[0].ground_contact else 0.0
+        right_contact = 1.0 if legs[1].ground_contact else 0.0
+        observation = np.array(
+            (dx, dy, vx, vy, angle, 20.0 * lander.angularVelocity / FPS, left_contact,
+             right_contact),
+            np.float32,
+        )
         shaping = (
-            -100 * math.sqrt(state[0] * state[0] + state[1] * state[1])
-            - 100 * math.sqrt(state[2] * state[2] + state[3] * state[3])
-            - 100 * abs(state[4])
-            + 10 * state[6]
-            + 10 * state[7]
+            -100 * math.sqrt(dx * dx + dy * dy)
+            - 100 * math.sqrt(vx * vx + vy * vy)
+            - 100 * abs(angle)
+            + 10 * left_contact
+            + 10 * right_contact
         )
         reward = 0.0 if self._previous_shaping is None else shaping - self._previous_shaping
         self._previous_shaping = shaping
         reward -= main_power * 0.30  # fuel
         reward -= side_power * 0.03
         terminated = False
-        if self._crashed or abs(state[0]) >= 1.0:
+        if self._crashed or abs(dx) >= 1.0:
             terminated, reward = True, -100.0
         if not lander.awake:
             terminated, reward = True, +100.0
         if self.render_mode == "human":
             self.render()
-        return np.array(state, np.float32), reward, terminated, False, {}
+        return observation, reward, terminated, False, {}
 
-    def _fire(
+    def _exhaust(
         self,
         ox: float,
         oy: float,
-        x: float,
-        y: float,
+        where: tuple[float, float],
         engine_power: float,
         throttle: float,
         particle_mass: float,
     ) -> None:
-        """An engine's impulse on the lander at (x, y), and its exhaust particle if drawn."""
-        if self.render_mode is not None or self._exhaust_without_rendering:
-            particle = self._make_particle(particle_mass, x, y, throttle)
-            particle.ApplyLinearImpulse(
-                (ox * engine_power * throttle, oy * engine_power * throttle), (x, y), True
-            )
-        self._lander.ApplyLinearImpulse(
-            (-ox * engine_power * throttle, -oy * engine_power * throttle), (x, y), True
+        """A particle pushed out of an engine firing at `where` with the (ox, oy) impulse
+        direction, as the lander is pushed the other way."""
+        particle = self._make_particle(particle_mass, where[0], where[1], throttle)
+        particle.ApplyLinearImpulse(
+            (ox * engine_power * throttle, oy * engine_power * throttle), where, True
         )
 
     def _make_particle(self, mass: float, x: float, y: float, life: float) -> Any:
