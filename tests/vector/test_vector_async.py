@@ -230,7 +230,9 @@ def test_dict_observations_batch_through_shared_memory_or_pipes(shared_memory: b
             a, *_, ia = sync.step(ones(3))
             b, *_, ib = parallel.step(ones(3))
         assert ia["_final_observation"].tolist() == ib["_final_observation"].tolist()
-        assert ia["final_observation"][0]["count"] == ib["final_observation"][0]["count"]
+        for key in ("count", "vec"):
+            np.testing.assert_array_equal(ia["final_observation"][key],
+                                          ib["final_observation"][key])
         obs, _ = parallel.reset(options={"reset_mask": np.array([False, True, False])})
         assert obs["count"].tolist() == [b["count"][0], 0, b["count"][2]]
     finally:

@@ -59,10 +59,14 @@ def test_same_step_resets_in_the_ending_step_and_reports_final_obs(make: Factory
     assert obs[0, 0] == 0 and obs[0, 2] != noise[0]  # sub-env 0 already restarted
     assert obs[1, 0] == 2
     assert infos["_final_observation"].tolist() == [True, False]
+    # a batch like the observations: the ended row holds the last observation, the other
+    # row the sub-env's current one
     assert infos["final_observation"][0].tolist() == [2.0, 0.0, noise[0]]
-    assert infos["final_observation"][1] is None
+    assert infos["final_observation"][1].tolist() == obs[1].tolist()
+    assert infos["final_observation"].dtype == obs.dtype
     assert infos["_final_info"].tolist() == [True, False]
-    assert infos["final_info"][0] == {"count": 2}
+    assert infos["final_info"]["count"][0] == 2
+    assert infos["final_info"]["_count"].tolist() == [True, False]
     # sub-env 0's info this step is its reset info; sub-env 1's is its step info
     assert infos["_count"].tolist() == [False, True]
     assert infos["count"][1] == 2

@@ -49,14 +49,13 @@ def test_each_kernel_follows_the_single_env(kernel: Any, mode: AutoresetMode) ->
         ours_info, theirs_info = ours[4], theirs[4]
         assert ours_info.keys() == theirs_info.keys()
         if "final_observation" in ours_info:
-            ended = ours_info["_final_observation"]
-            finals = ours_info["final_observation"]
-            assert all(finals[index] is None for index in np.flatnonzero(~ended))
-            assert all(info is None for info in ours_info["final_info"][~ended])
-            for index in np.flatnonzero(ended):
+            # whole batches: rows that did not end hold the current observation in both
+            for key in ("final_observation", "_final_observation", "_final_info"):
                 np.testing.assert_array_equal(
-                    finals[index], theirs_info["final_observation"][index]
+                    ours_info[key], theirs_info[key], err_msg=f"{key} at step {step}"
                 )
+            assert ours_info["final_observation"].dtype == np.float32
+            assert ours_info["final_info"] == theirs_info["final_info"] == {}
         ends += int(np.sum(ours[2] | ours[3]))
     assert ends >= 4
 

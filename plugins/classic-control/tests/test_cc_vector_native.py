@@ -52,11 +52,8 @@ def assert_same_step(a: Any, b: Any, step: int) -> None:
     infos_a, infos_b = a[4], b[4]
     assert ("_final_observation" in infos_a) == ("_final_observation" in infos_b), step
     if "_final_observation" in infos_a:
-        np.testing.assert_array_equal(infos_a["_final_observation"], infos_b["_final_observation"])
-        for index in np.flatnonzero(infos_a["_final_observation"]):
-            np.testing.assert_array_equal(
-                infos_a["final_observation"][index], infos_b["final_observation"][index]
-            )
+        for key in ("final_observation", "_final_observation", "final_info", "_final_info"):
+            np.testing.assert_equal(infos_a[key], infos_b[key], err_msg=f"{key} at step {step}")
 
 
 def run_pair(

@@ -7,7 +7,9 @@ The autoreset mode is read from ``envs.autoreset_mode`` or ``metadata["autoreset
 - ``same_step``: on the step a sub-env ends, ``info["final_observation"]`` (Gymnasium 1.x
   spells it ``"final_obs"``) and ``info["final_info"]`` hold its last observation and info,
   with the masks ``_final_observation`` / ``_final_info`` true exactly for the sub-envs that
-  ended;
+  ended; the final observations may be an observation batch (protogym) or an object array
+  of single observations (Gym 0.26, Gymnasium 1.x), the final infos a batched dict or an
+  object array of dicts;
 - ``disabled``: ended sub-envs are reset with ``reset(options={"reset_mask": ended})``,
   which must return a full batch.
 """
@@ -219,15 +221,20 @@ def _check_same_step(envs: Any, infos: dict[str, Any], ended: Any, f: Findings) 
                            f"({ended_list}).")
             return
     single = envs.single_observation_space
-    final_infos = infos["final_info"]
+    finals, final_infos = infos[key], infos["final_info"]
+    # Gym 0.26 and Gymnasium 1.x: an object array of single observations. protogym: a batch
+    # like the observations (rows that did not end hold their current observation).
+    per_env = isinstance(finals, np.ndarray) and finals.dtype == object
+    if not per_env and not passive._in_space(finals, envs.observation_space):
+        f.add("PG165", f"same_step autoreset: info['{key}'] = {passive._short(finals)} is "
+                       "neither an object array of observations nor a batch in "
+                       "observation_space.")
     for index in ended_list:
-        final_obs = infos[key][index]
-        if not passive._in_space(final_obs, single):
+        if per_env and not passive._in_space(finals[index], single):
             f.add("PG165", f"same_step autoreset: info['{key}'][{index}] = "
-                           f"{passive._short(final_obs)} is not in single_observation_space.")
-        if isinstance(final_infos, dict):
-            continue  # Gymnasium 1.x batches the final infos into one dict of arrays
-        final_info = final_infos[index]
-        if not isinstance(final_info, dict):
+                           f"{passive._short(finals[index])} is not in "
+                           "single_observation_space.")
+        # protogym and Gymnasium 1.x batch the final infos; Gym 0.26 keeps one dict each.
+        if not isinstance(final_infos, dict) and not isinstance(final_infos[index], dict):
             f.add("PG165", f"same_step autoreset: info['final_info'][{index}] is a "
-                           f"{type(final_info).__name__}, not the sub-env's info dict.")
+                           f"{type(final_infos[index]).__name__}, not the sub-env's info dict.")

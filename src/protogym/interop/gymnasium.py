@@ -36,6 +36,7 @@ from protogym.interop._optional import missing_extra
 from protogym.registration import EnvSpec
 from protogym.registration.env_spec import parse_env_id
 from protogym.spaces.space import Space
+from protogym.vector.utils import observation_of, with_rows
 from protogym.vector.vector_env import AutoresetMode, VectorEnv, VectorEnvBase
 
 try:
@@ -426,8 +427,13 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         obs, rewards, terminations, truncations, infos = self.protogym_vector_env.step(actions)
-        if self._same_step:
-            infos = _renamed(infos, _FINAL_KEYS)
+        if self._same_step and "final_observation" in infos:
+            # Gymnasium 1.x keeps one entry per sub-env (None where none ended).
+            single = self.protogym_vector_env.single_observation_space
+            finals = np.full(self.num_envs, None, dtype=object)
+            for index in np.flatnonzero(infos["_final_observation"]).tolist():
+                finals[index] = observation_of(single, infos["final_observation"], index)
+            infos = _renamed({**infos, "final_observation": finals}, _FINAL_KEYS)
         return obs, rewards, terminations, truncations, infos
 
     def render(self) -> Any:
@@ -483,8 +489,14 @@ class ProtogymVectorEnv(VectorEnvBase[Any, Any, Any]):
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         obs, rewards, terminations, truncations, infos = self.gymnasium_vector_env.step(actions)
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            infos = _renamed(infos, _FINAL_KEYS_BACK)
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and "final_obs" in infos:
+            # protogym's final observations are a batch like the observations.
+            finals = infos["final_obs"]
+            ended = np.flatnonzero(infos["_final_obs"]).tolist()
+            rows = [(index, finals[index]) for index in ended]
+            batch = with_rows(obs, rows, self.observation_space,
+                              self.single_observation_space, self.num_envs)
+            infos = _renamed({**infos, "final_obs": batch}, _FINAL_KEYS_BACK)
         return obs, rewards, terminations, truncations, infos
 
     def render(self) -> Any:

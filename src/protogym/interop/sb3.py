@@ -17,6 +17,7 @@ import numpy as np
 
 from protogym.interop._optional import missing_extra
 from protogym.vector.sync_vector_env import set_sub_env_attr, sub_env_attr
+from protogym.vector.utils import info_of, observation_of
 from protogym.vector.vector_env import AutoresetMode, VectorEnv
 
 try:
@@ -80,11 +81,12 @@ class Sb3VecEnv(VecEnv):
             _add_per_env(per_env, infos)
         if dones.any():
             finals = infos["final_observation"]
-            final_infos = infos.get("final_info")
+            final_infos = infos.get("final_info", {})
+            space = self.protogym_vector_env.single_observation_space
             for index in np.flatnonzero(dones).tolist():
                 self.reset_infos[index] = per_env[index]
-                ended = dict(final_infos[index]) if final_infos is not None else {}
-                ended["terminal_observation"] = finals[index]
+                ended = info_of(final_infos, index)
+                ended["terminal_observation"] = observation_of(space, finals, index)
                 ended["TimeLimit.truncated"] = bool(cut[index])
                 per_env[index] = ended
         return obs, np.asarray(rewards, dtype=np.float32), dones, per_env

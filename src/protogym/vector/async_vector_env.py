@@ -40,7 +40,7 @@ from protogym.vector.sync_vector_env import (
     set_sub_env_attr,
     values_per_env,
 )
-from protogym.vector.utils import add_final, add_info
+from protogym.vector.utils import add_finals, add_info
 from protogym.vector.vector_env import (
     ActT,
     AutoresetMode,
@@ -634,11 +634,11 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         infos: dict[str, Any] = {}
         num_envs = self.num_envs
         obs_list: list[Any] = []
+        finals: list[tuple[int, Any, Any]] = []
         for reply in replies:
             if reply is None:
                 continue
-            for index, final_obs, final_info in reply.get("finals", ()):
-                add_final(infos, index, final_obs, final_info, num_envs)
+            finals.extend(reply.get("finals", ()))
             for index, info in reply.get("infos", ()):
                 add_info(infos, info, index, num_envs)
             obs_list.extend(reply.get("obs", ()))
@@ -646,8 +646,12 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             self._observations = concatenate(
                 self.single_observation_space, obs_list, self._observations
             )
+        batch = self._batch()
+        if finals:
+            add_finals(infos, finals, batch, self.observation_space,
+                       self.single_observation_space, num_envs)
         return (
-            self._batch(),
+            batch,
             self._rewards.copy(),
             self._terminations.copy(),
             self._truncations.copy(),

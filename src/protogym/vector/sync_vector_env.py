@@ -17,7 +17,7 @@ from protogym.core import Env, Wrapper
 from protogym.error import ClosedEnvironmentError
 from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
-from protogym.vector.utils import add_final, add_info
+from protogym.vector.utils import add_finals, add_info
 from protogym.vector.vector_env import (
     ActT,
     AutoresetMode,
@@ -192,6 +192,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         array_obs = self._array_obs
         observations = self._observations
         obs_list: list[Any] = []
+        finals: list[tuple[int, Any, Any]] = []
         rows: Any = actions
         if not isinstance(actions, np.ndarray):
             try:
@@ -216,9 +217,8 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                         terminations[index] = terminated
                         truncations[index] = truncated
                         if mode is AutoresetMode.SAME_STEP:
-                            final_obs, final_info = detached(obs), info
+                            finals.append((index, detached(obs), info))
                             obs, info = env.reset()
-                            add_final(infos, index, final_obs, final_info, num_envs)
                         elif mode is AutoresetMode.NEXT_STEP:
                             needs_autoreset[index] = True
                 if array_obs:
@@ -230,7 +230,11 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         except Exception as exc:
             exc.add_note(f"raised by sub-env {index} of {type(self).__name__}.step")
             raise
-        return self._batch(obs_list), rewards, terminations, truncations, infos
+        batch = self._batch(obs_list)
+        if finals:
+            add_finals(infos, finals, batch, self.observation_space,
+                       self.single_observation_space, num_envs)
+        return batch, rewards, terminations, truncations, infos
 
     def _batch(self, obs_list: list[Any]) -> ObsT_co:
         if not self._array_obs:

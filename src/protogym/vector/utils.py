@@ -1,13 +1,17 @@
-"""Batching sub-env infos into one dict of arrays with `_key` masks, as Gymnasium does."""
+"""Batching sub-env infos into one dict of arrays with `_key` masks, as Gymnasium does, and
+the same-step autoreset's record of the episodes that ended."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["add_final", "add_info"]
+from protogym.spaces import Dict, Tuple, concatenate, create_empty_array, iterate
+from protogym.spaces.space import Space
+
+__all__ = ["add_finals", "add_info", "info_of", "observation_of", "with_rows"]
 
 _SCALARS = (bool, int, float, np.bool_, np.number)
 
@@ -76,35 +80,88 @@ def _as_objects(infos: dict[str, Any], key: str, num_envs: int) -> np.ndarray[An
     mask = infos[f"_{key}"]
     objects = np.full(num_envs, None, dtype=object)
     for row in np.flatnonzero(mask).tolist():
-        objects[row] = _row(batched, row) if isinstance(batched, dict) else batched[row]
+        objects[row] = info_of(batched, row) if isinstance(batched, dict) else batched[row]
     infos[key] = objects
     return objects
 
 
-def _row(batched: dict[str, Any], index: int) -> dict[str, Any]:
-    """Sub-env `index`'s own nested info, read back from a batched dict."""
+def info_of(batched: dict[str, Any], index: int) -> dict[str, Any]:
+    """Sub-env `index`'s own info, read back from a batched info dict (nested ones too)."""
     return {
-        key: _row(value, index) if isinstance(value, dict) else value[index]
+        key: info_of(value, index) if isinstance(value, dict) else value[index]
         for key, value in batched.items()
         if not key.startswith("_") and batched[f"_{key}"][index]
     }
 
 
-def add_final(
-    infos: dict[str, Any], index: int, observation: object, info: object, num_envs: int
+def add_finals(
+    infos: dict[str, Any],
+    finals: Sequence[tuple[int, Any, Any]],
+    observations: Any,
+    observation_space: Space[Any],
+    single_observation_space: Space[Any],
+    num_envs: int,
 ) -> None:
-    """Record sub-env `index`'s ended episode: its last observation and info, masked.
+    """Record the episodes that ended in a same-step autoreset, in place.
 
-    Both go in object arrays, so ``infos["final_info"][i]`` is sub-env i's own info dict,
-    as the Gym 0.26 API documents.
+    `finals` holds `(index, last_observation, last_info)` of each sub-env that ended, and
+    `observations` is the batch the step returns (already holding the reset observations).
+    ``infos["final_observation"]`` is a batch like it in which each ended sub-env's row is
+    its last observation instead, so every row is what its sub-env showed before any
+    autoreset: one array to bootstrap values from, with no object array to stack.
+    ``infos["final_info"]`` batches the ended sub-envs' last infos as `infos` batches the
+    step's (arrays with `_key` masks, Gymnasium 1.x's layout); the masks
+    ``_final_observation`` and ``_final_info`` mark the sub-envs that ended.
     """
-    final_obs = infos.get("final_observation")
-    if final_obs is None:
-        final_obs = infos["final_observation"] = np.full(num_envs, None, dtype=object)
-        infos["_final_observation"] = np.zeros(num_envs, dtype=np.bool_)
-        infos["final_info"] = np.full(num_envs, None, dtype=object)
-        infos["_final_info"] = np.zeros(num_envs, dtype=np.bool_)
-    final_obs[index] = observation
-    infos["_final_observation"][index] = True
-    infos["final_info"][index] = info
-    infos["_final_info"][index] = True
+    ended = np.zeros(num_envs, dtype=np.bool_)
+    final_info: dict[str, Any] = {}
+    for index, _, info in finals:
+        ended[index] = True
+        if info:
+            add_info(final_info, info, index, num_envs)
+    infos["final_observation"] = with_rows(
+        observations,
+        [(index, observation) for index, observation, _ in finals],
+        observation_space,
+        single_observation_space,
+        num_envs,
+    )
+    infos["_final_observation"] = ended
+    infos["final_info"] = final_info
+    infos["_final_info"] = ended.copy()
+
+
+def with_rows(
+    observations: Any,
+    rows: Sequence[tuple[int, Any]],
+    observation_space: Space[Any],
+    single_observation_space: Space[Any],
+    num_envs: int,
+) -> Any:
+    """A copy of the observation batch with sub-env `index`'s row set to `observation`, for
+    each `(index, observation)` in `rows`."""
+    if isinstance(observations, np.ndarray) and observations.dtype != object:
+        batch = observations.copy()
+        for index, observation in rows:
+            batch[index] = observation
+        return batch
+    items = list(iterate(observation_space, observations))
+    for index, observation in rows:
+        items[index] = observation
+    empty = create_empty_array(single_observation_space, num_envs)
+    return concatenate(single_observation_space, items, empty)
+
+
+def observation_of(single_observation_space: Space[Any], batch: Any, index: int) -> Any:
+    """Sub-env `index`'s observation in a `batch` of `single_observation_space` elements."""
+    if isinstance(single_observation_space, Dict):
+        return {
+            key: observation_of(space, batch[key], index)
+            for key, space in single_observation_space.spaces.items()
+        }
+    if isinstance(single_observation_space, Tuple):
+        return tuple(
+            observation_of(space, part, index)
+            for space, part in zip(single_observation_space.spaces, batch, strict=True)
+        )
+    return batch[index]

@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic
 
-import numpy as np
 from typing_extensions import TypeVar
 
-from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
 from protogym.vector.vector_env import (
     AutoresetMode,
@@ -147,8 +145,8 @@ class VectorWrapper(VectorEnvBase[WObsT, WActT, AutoresetMode], Generic[WObsT, W
 class VectorObservationWrapper(VectorWrapper[WObsT, ActT, ObsT, ActT]):
     """Transforms every observation batch through `observations`.
 
-    Under same-step autoreset, each `info["final_observation"]` entry goes through the same
-    transform (as a batch of one), so final and ordinary observations stay comparable.
+    Under same-step autoreset, the `info["final_observation"]` batch goes through the same
+    transform, so final and ordinary observations stay comparable.
     """
 
     def reset(
@@ -171,17 +169,7 @@ class VectorObservationWrapper(VectorWrapper[WObsT, ActT, ObsT, ActT]):
         raise NotImplementedError(f"{type(self).__name__} must define observations()")
 
     def _transform_finals(self, infos: dict[str, Any]) -> dict[str, Any]:
-        inner_space = self.env.single_observation_space
-        finals = np.full(self.num_envs, None, dtype=object)
-        for index in np.flatnonzero(infos["_final_observation"]).tolist():
-            batch = concatenate(
-                inner_space,
-                [infos["final_observation"][index]],
-                create_empty_array(inner_space, 1),
-            )
-            one = batch_space(self.single_observation_space, 1)
-            finals[index] = next(iter(iterate(one, self.observations(batch))))
-        return {**infos, "final_observation": finals}
+        return {**infos, "final_observation": self.observations(infos["final_observation"])}
 
 
 class VectorActionWrapper(VectorWrapper[ObsT, WActT, ObsT, ActT]):

@@ -142,10 +142,10 @@ class NormalizeObservation(VectorObservationWrapper[NDArray[np.float64], ActT, N
         return normalised
 
     def _transform_finals(self, infos: dict[str, Any]) -> dict[str, Any]:
-        finals = np.full(self.num_envs, None, dtype=object)
+        """Normalise the final observations without counting them in the statistics again
+        (every row that did not end is an observation the batch already counted)."""
         scale = np.sqrt(self.obs_rms.var + self.epsilon)
-        for index in np.flatnonzero(infos["_final_observation"]).tolist():
-            finals[index] = (infos["final_observation"][index] - self.obs_rms.mean) / scale
+        finals = (infos["final_observation"] - self.obs_rms.mean) / scale
         return {**infos, "final_observation": finals}
 
 

@@ -183,12 +183,6 @@ class FlattenObservation(VectorObservationWrapper[NDArray[Any], ActT, Any]):
                 for row in iterate(self.env.observation_space, observations)]
         return np.stack(rows)
 
-    def _transform_finals(self, infos: dict[str, Any]) -> dict[str, Any]:
-        finals = np.full(self.num_envs, None, dtype=object)
-        for index in np.flatnonzero(infos["_final_observation"]).tolist():
-            finals[index] = flatten(self._inner_single, infos["final_observation"][index])
-        return {**infos, "final_observation": finals}
-
 
 class DtypeObservation(VectorObservationWrapper[NDArray[Any], ActT, NDArray[Any]]):
     """Casts every observation batch to `dtype` (a Box observation space is required)."""
@@ -210,11 +204,5 @@ class DtypeObservation(VectorObservationWrapper[NDArray[Any], ActT, NDArray[Any]
     def observations(self, observations: NDArray[Any]) -> NDArray[Any]:
         cast: NDArray[Any] = np.asarray(observations).astype(self.dtype)
         return cast
-
-    def _transform_finals(self, infos: dict[str, Any]) -> dict[str, Any]:
-        finals = np.full(self.num_envs, None, dtype=object)
-        for index in np.flatnonzero(infos["_final_observation"]).tolist():
-            finals[index] = np.asarray(infos["final_observation"][index]).astype(self.dtype)
-        return {**infos, "final_observation": finals}
 
 

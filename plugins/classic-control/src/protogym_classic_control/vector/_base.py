@@ -210,25 +210,21 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         truncated = self._truncations(tick)
         observations = self._observe(None)
         if mode is _SAME_STEP:
-            done = terminated | truncated
+            done = np.logical_or(terminated, truncated)
             rows = done.nonzero()[0]
             if len(rows):
-                finals = observations[rows]
+                # The batch observed before the resets is the final-observation batch
+                # (every row as it was before any autoreset); the resets get a fresh one.
+                # Sub-envs here report no info, so the batched final info has no keys.
                 self._reset_rows(rows, self._draw(rows), None)
                 started_at[rows] = tick
-                observations[rows] = self._observe(rows)
-                count = len(rows)
-                # numpy fills a new object array with None, at half the cost of np.full
-                final_obs = np.empty(self.num_envs, dtype=object)
-                final_obs[rows] = np.fromiter(finals, dtype=object, count=count)
-                final_info = np.empty(self.num_envs, dtype=object)
-                final_info[rows] = np.fromiter(({} for _ in range(count)), object, count)
                 infos = {
-                    "final_observation": final_obs,
+                    "final_observation": observations,
                     "_final_observation": done,
-                    "final_info": final_info,
+                    "final_info": {},
                     "_final_info": done.copy(),
                 }
+                observations = self._observe(None)
         return observations, rewards, terminated, truncated, infos
 
     def _truncations(self, tick: int) -> NDArray[np.bool_]:
