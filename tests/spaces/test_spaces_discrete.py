@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 import re
 from typing import Any
@@ -33,6 +34,69 @@ def test_masked_and_weighted_samples_match_gymnasium() -> None:
     assert [ours.sample(probability=probability) for _ in range(20)] == [
         theirs.sample(probability=probability) for _ in range(20)
     ]
+
+
+# Samples are drawn from the generator in blocks; whatever else draws from it in between
+# must see it exactly where one generator call per sample would have left it.
+_USES = st.lists(
+    st.sampled_from(["sample", "mask", "probability", "np_random", "pickle", "shared"]),
+    max_size=40,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([1, 2, 7, 2**33 + 5]), st.integers(0, 2**32), st.integers(0, 300), _USES)
+def test_drawing_ahead_is_invisible_to_other_uses_of_the_generator(
+    n: int, seed: int, warm_up: int, uses: list[str]
+) -> None:
+    ours = Discrete(n, seed=seed, start=3)
+    theirs = gym.spaces.Discrete(n, seed=seed, start=3)
+    assert [ours.sample() for _ in range(warm_up)] == [theirs.sample() for _ in range(warm_up)]
+    mask = np.ones(n, np.int8) if n < 100 else None
+    for use in uses:
+        if use == "sample":
+            assert ours.sample() == theirs.sample()
+        elif use == "mask" and mask is not None:
+            assert ours.sample(mask=mask) == theirs.sample(mask=mask)
+        elif use == "probability" and mask is not None:
+            weights = np.full(n, 1.0 / n)
+            assert ours.sample(probability=weights) == theirs.sample(probability=weights)
+        elif use == "np_random":
+            assert ours.np_random.random() == theirs.np_random.random()
+        elif use == "pickle":
+            ours, theirs = pickle.loads(pickle.dumps(ours)), pickle.loads(pickle.dumps(theirs))
+        elif use == "shared":  # a caller's generator, drawn from between samples
+            generator = np.random.default_rng(seed)
+            ours = Discrete(n, seed=generator)
+            theirs = gym.spaces.Discrete(n, seed=copy.deepcopy(generator))
+            theirs_generator = theirs.np_random
+            for _ in range(3):
+                assert ours.sample() == theirs.sample()
+                assert generator.random() == theirs_generator.random()
+    assert [ours.sample() for _ in range(200)] == [theirs.sample() for _ in range(200)]
+    state = ours.np_random.bit_generator.state
+    assert state == theirs.np_random.bit_generator.state
+
+
+def test_reseeding_drops_the_draws_made_ahead() -> None:
+    ours, theirs = Discrete(9, seed=1), gym.spaces.Discrete(9, seed=1)
+    assert ours.sample() == theirs.sample()
+    ours.seed(5)
+    theirs.seed(5)
+    assert [ours.sample() for _ in range(300)] == [theirs.sample() for _ in range(300)]
+    generator = np.random.default_rng(8)
+    ours.np_random = generator
+    theirs._np_random = copy.deepcopy(generator)
+    assert [ours.sample() for _ in range(5)] == [theirs.sample() for _ in range(5)]
+
+
+def test_a_generator_read_from_an_unseeded_space_stays_in_step() -> None:
+    ours = Discrete(4)
+    generator = ours.np_random  # created from OS entropy on this first read
+    theirs = gym.spaces.Discrete(4, seed=copy.deepcopy(generator))
+    for _ in range(5):
+        assert ours.sample() == theirs.sample()
+        assert generator.random() == theirs.np_random.random()
 
 
 def test_exact_values_under_a_seed() -> None:

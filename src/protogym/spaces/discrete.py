@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,6 +14,8 @@ __all__ = ["Discrete", "check_int_arg", "check_mask", "check_probability"]
 
 _INT64 = np.dtype(np.int64)
 _INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+_AHEAD = 128
+"""Samples drawn per generator call (see `Discrete._sample_ahead`)."""
 
 
 def check_int_arg(owner: str, name: str, value: object) -> int:
@@ -78,6 +80,7 @@ class Discrete(SpaceBase[np.int64]):
             )
         self.n = np.int64(n_int)
         self.start = np.int64(start_int)
+        self._forget_ahead(owned=False)
         super().__init__((), _INT64, seed)
         self._setup()
 
@@ -86,10 +89,67 @@ class Discrete(SpaceBase[np.int64]):
         self._lo = int(self.start)
         self._hi = self._lo + self._n_int
 
+    # -- drawing ahead -----------------------------------------------------------------
+    # `Generator.integers(n)` costs about a microsecond of argument handling per call, most
+    # of a sample. Drawn `_AHEAD` at a time, numpy gives the same numbers and leaves the
+    # generator in the same state as that many single calls (the tests check both), so
+    # samples match Gymnasium's one by one. The draws are taken only from a generator this
+    # space made itself (`seed()`) and nobody else holds: reading `np_random`, pickling or
+    # handing in a generator first rewinds it to where the samples taken so far leave it,
+    # and from then on each sample is one generator call, until the next `seed()`.
+
+    def _forget_ahead(self, *, owned: bool) -> None:
+        self._ahead: list[np.int64] = []
+        self._taken = _AHEAD
+        self._rewind: Mapping[str, Any] | None = None
+        self._owned = owned
+
+    def _settle(self, *, owned: bool) -> None:
+        """Rewind the generator to where the samples taken so far leave it."""
+        rewind, taken, generator = self._rewind, self._taken, self._np_random
+        self._forget_ahead(owned=owned)
+        if rewind is not None and taken < _AHEAD and generator is not None:
+            generator.bit_generator.state = rewind
+            if taken:
+                generator.integers(self._n_int, size=taken)
+
+    def _sample_ahead(self) -> np.int64:
+        generator = self._np_random
+        if generator is None:
+            SpaceBase.seed(self)  # first use: OS entropy, and a generator of our own
+            self._owned = True
+            generator = self._np_random
+            assert generator is not None
+        if not self._owned:
+            return self.start + generator.integers(self._n_int)
+        self._rewind = generator.bit_generator.state
+        self._ahead = list(self.start + generator.integers(self._n_int, size=_AHEAD))
+        self._taken = 1
+        return self._ahead[0]
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The space's generator; once read, samples draw from it one call at a time."""
+        generator: np.random.Generator = SpaceBase.np_random.fget(self)  # type: ignore[attr-defined]
+        self._settle(owned=False)
+        return generator
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        SpaceBase.np_random.fset(self, generator)  # type: ignore[attr-defined]
+        self._forget_ahead(owned=False)
+
+    def seed(self, seed: Any | None = None) -> Any:
+        used = SpaceBase.seed(self, seed)
+        self._forget_ahead(owned=True)
+        return used
+
     def __getstate__(self) -> dict[str, Any]:
+        self._settle(owned=False)
         return {"n": self.n, "start": self.start, "np_random": self._np_random}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self._forget_ahead(owned=False)
         SpaceBase.__init__(self, (), _INT64)
         self.n = np.int64(state["n"])
         self.start = np.int64(state.get("start", 0))
@@ -113,11 +173,16 @@ class Discrete(SpaceBase[np.int64]):
     ) -> np.int64:
         """A uniform element; with `mask`, uniform over the allowed ones (``start`` if none);
         with `probability`, drawn with those weights."""
+        if mask is None and probability is None:
+            taken = self._taken
+            if taken < _AHEAD:
+                self._taken = taken + 1
+                return self._ahead[taken]
+            return self._sample_ahead()
+        self._settle(owned=self._owned)
         rng = self._np_random
         if rng is None:
-            rng = self.np_random
-        if mask is None and probability is None:
-            return self.start + rng.integers(self._n_int)
+            rng = SpaceBase.np_random.fget(self)  # type: ignore[attr-defined]
         if mask is not None and probability is not None:
             raise ValueError(
                 "Discrete.sample takes a mask or a probability, not both, got "
