@@ -117,7 +117,8 @@ def test_bad_input_says_what_was_wrong() -> None:
         LunarLanderEnv(render_mode="ansi")
     continuous = LunarLanderEnv(continuous=True)
     continuous.reset(seed=0)
-    for wrong_shape in (np.zeros(3, np.float32), np.zeros((2, 2)), 0.5):
+    wrong_shapes: tuple[Any, ...] = (np.zeros(3, np.float32), np.zeros((2, 2)), 0.5)
+    for wrong_shape in wrong_shapes:
         with pytest.raises(InvalidAction, match=r"pass two floats.*shape \(2,\)"):
             continuous.step(wrong_shape)
 
