@@ -7,7 +7,10 @@
   starts) and `FrameStackObservation(4)`: our AsyncVectorEnv over our env and wrappers
   against Gymnasium's over ale-py's env and Gymnasium's wrappers (which resize with OpenCV).
   The sub-envs are made with ``frameskip=1`` as AtariPreprocessing requires. Also ours
-  with two workers of four envs each (no Gymnasium counterpart).
+  with two workers of four envs each (no Gymnasium counterpart);
+- vector CPU: processor time (parent and workers, from /proc on Linux) per agent-step over
+  the same runs. On a machine shared with other jobs, throughput follows how the scheduler
+  treats each library's processes as much as the work they do; the CPU time is the work.
 
 The native vector env on ALEVectorInterface has its own benchmark, bench_atari_vector.py.
 Runs are interleaved and the best kept.
@@ -18,7 +21,10 @@ Run: ``.venv/bin/python benchmarks/bench_atari.py [--steps N] [--repeats R] [--i
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import sys
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +55,25 @@ def ours_preprocessed(env_id: str) -> Any:
 def gymnasium_preprocessed(env_id: str) -> Any:
     env = gymnasium.make(env_id, frameskip=1)
     return gymnasium.wrappers.FrameStackObservation(gymnasium.wrappers.AtariPreprocessing(env), 4)
+
+
+def cpu_seconds() -> float:
+    """Processor time of this process and its live children (the vector envs' workers)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = time.process_time()
+    for child in multiprocessing.active_children():
+        with open(f"/proc/{child.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+    return total
+
+
+def cpu_per_call(work: Callable[[], object], calls: int) -> float:
+    """Milliseconds of processor time per call of `work` (parent plus workers)."""
+    start = cpu_seconds()
+    for _ in range(calls):
+        work()
+    return (cpu_seconds() - start) / calls * 1e3
 
 
 def vector_stepper(vector: Any, steps: int) -> Callable[[], object]:
@@ -101,6 +126,10 @@ def main() -> None:
             args.steps,
             args.repeats,
         )
+        their_work = vector_stepper(their_vector, args.steps)
+        our_work = vector_stepper(our_vector, args.steps)
+        our_cpu = min(cpu_per_call(our_work, args.steps) for _ in range(args.repeats))
+        their_cpu = min(cpu_per_call(their_work, args.steps) for _ in range(args.repeats))
         grouped_rate, _ = interleaved_rates(
             vector_stepper(two_workers, args.steps),
             vector_stepper(their_vector, args.steps),
@@ -126,6 +155,14 @@ def main() -> None:
             grouped_rate * NUM_ENVS,
             theirs_rate * NUM_ENVS,
             True,
+            None,
+        ),
+        Row(
+            "  CPU per agent-step (parent + workers)",
+            "ms",
+            our_cpu / NUM_ENVS,
+            their_cpu / NUM_ENVS,
+            False,
             None,
         ),
     ]
