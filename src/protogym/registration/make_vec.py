@@ -1,4 +1,5 @@
-"""`make_vec`: build a vector env of a registered id, synchronous, asynchronous or native."""
+"""`make_vec`: build a vector env of a registered id: synchronous, asynchronous, native or on
+Ray actors."""
 
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from protogym.registration.make import load_entry_point, make, wrap
 
 if TYPE_CHECKING:
     from protogym.vector.async_vector_env import AsyncVectorEnv
+    from protogym.vector.ray_vector_env import RayVectorEnv
     from protogym.vector.sync_vector_env import SyncVectorEnv
     from protogym.vector.vector_env import VectorEnv
 
 __all__ = ["VectorizationMode", "make_vec"]
 
-VectorizationMode = Literal["sync", "async", "vector_entry_point"]
-_MODES: tuple[VectorizationMode, ...] = ("sync", "async", "vector_entry_point")
+VectorizationMode = Literal["sync", "async", "vector_entry_point", "ray"]
+_MODES: tuple[VectorizationMode, ...] = ("sync", "async", "vector_entry_point", "ray")
 
 WrapperFactory = (
     Callable[[Env[Any, Any]], Env[Any, Any]] | str | tuple[str, Mapping[str, Any]]
@@ -71,6 +73,18 @@ def make_vec(
 def make_vec(
     id: str | EnvSpec,
     num_envs: int = 1,
+    vectorization_mode: Literal["ray"] = ...,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Sequence[WrapperFactory] | None = None,
+    trust_entry_points: bool = False,
+    **kwargs: Any,
+) -> RayVectorEnv[Any, Any, Any]: ...
+
+
+@overload
+def make_vec(
+    id: str | EnvSpec,
+    num_envs: int = 1,
     vectorization_mode: VectorizationMode | None = None,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
@@ -90,17 +104,16 @@ def make_vec(
 ) -> VectorEnv[Any, Any, Any]:
     """Build `num_envs` copies of env `id` as one vector env.
 
-    `vectorization_mode` is "sync" (`SyncVectorEnv`), "async" (`AsyncVectorEnv`) or
-    "vector_entry_point" (the spec's native vector env); by default the native one if the
-    spec has it, else sync. Sub-envs are built with ``protogym.make(spec, **kwargs)`` and then
+    `vectorization_mode` is "sync" (`SyncVectorEnv`), "async" (`AsyncVectorEnv`),
+    "vector_entry_point" (the spec's native vector env) or "ray" (`RayVectorEnv`, whose
+    actors hold slices of the native vector env if the spec has one and no wrappers are
+    asked for, else copies of the env); by default the native one if the spec has it, else
+    sync. Sub-envs are built with ``protogym.make(spec, **kwargs)`` and then
     wrapped by `wrappers` in order (callables, or registered wrapper names with kwargs,
     applied with `protogym.wrap`). `vector_kwargs` go to the vector env's constructor (for a
     native env only ``autoreset_mode`` is accepted). An `EnvSpec` whose entry points no
     registration knows is refused unless `trust_entry_points`, as in `make`.
     """
-    from protogym.vector.async_vector_env import AsyncVectorEnv
-    from protogym.vector.sync_vector_env import SyncVectorEnv
-
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"make_vec needs num_envs to be a positive int, got {num_envs!r}")
     if isinstance(id, EnvSpec):
@@ -122,7 +135,22 @@ def make_vec(
         )
 
     env: Any
-    if vectorization_mode == "vector_entry_point":
+    native_slices = (
+        vectorization_mode == "ray"
+        and spec.vector_entry_point is not None
+        and not wrapper_list
+        and not spec.additional_wrappers
+    )
+    if native_slices:
+        from protogym.vector.ray_vector_env import NativeSlices, RayVectorEnv
+
+        def build_slice(count: int, autoreset_mode: Any) -> VectorEnv[Any, Any, Any]:
+            return make_vec(spec, count, "vector_entry_point", {"autoreset_mode": autoreset_mode},
+                            trust_entry_points=True, **kwargs)
+
+        _check_vector_kwargs(RayVectorEnv, vector_kwargs)
+        env = RayVectorEnv(NativeSlices(build_slice, num_envs), **vector_kwargs)
+    elif vectorization_mode == "vector_entry_point":
         if spec.vector_entry_point is None:
             raise RegistrationError(
                 f"{spec.id!r} has no vector_entry_point; use vectorization_mode='sync' or "
@@ -158,19 +186,38 @@ def make_vec(
                 sub_env = _apply(sub_env, item)
             return sub_env
 
-        vector_cls: Any = SyncVectorEnv if vectorization_mode == "sync" else AsyncVectorEnv
-        accepted = set(inspect.signature(vector_cls).parameters) - {"env_fns"}
-        unknown = sorted(set(vector_kwargs) - accepted)
-        if unknown:
-            raise ValueError(
-                f"make_vec: {vector_cls.__name__} does not accept vector_kwargs {unknown}; "
-                f"it accepts {sorted(accepted)}"
-            )
+        vector_cls = _copying_class(vectorization_mode)
+        _check_vector_kwargs(vector_cls, vector_kwargs)
         env = vector_cls([build] * num_envs, **vector_kwargs)
     recorded = {**kwargs, "num_envs": num_envs, "vectorization_mode": vectorization_mode}
     with contextlib.suppress(AttributeError):  # a structural vector env may refuse it
         env.spec = spec.evolve(kwargs={**spec.kwargs, **recorded})
     return env  # type: ignore[no-any-return]
+
+
+def _copying_class(vectorization_mode: str) -> Any:
+    """The vector env class of a mode that builds copies of the env (imported on demand)."""
+    if vectorization_mode == "sync":
+        from protogym.vector.sync_vector_env import SyncVectorEnv
+
+        return SyncVectorEnv
+    if vectorization_mode == "async":
+        from protogym.vector.async_vector_env import AsyncVectorEnv
+
+        return AsyncVectorEnv
+    from protogym.vector.ray_vector_env import RayVectorEnv
+
+    return RayVectorEnv
+
+
+def _check_vector_kwargs(vector_cls: Any, vector_kwargs: Mapping[str, Any]) -> None:
+    accepted = set(inspect.signature(vector_cls).parameters) - {"env_fns"}
+    unknown = sorted(set(vector_kwargs) - accepted)
+    if unknown:
+        raise ValueError(
+            f"make_vec: {vector_cls.__name__} does not accept vector_kwargs {unknown}; "
+            f"it accepts {sorted(accepted)}"
+        )
 
 
 def _check_wrapper(item: object) -> None:
