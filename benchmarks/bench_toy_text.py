@@ -27,7 +27,7 @@ import protogym
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, best_rate, print_rows
 
-TARGET = 1.5
+TARGET = 3.0  # every toy-text env through make (issue 14)
 ENV_IDS = (
     "FrozenLake-v1",
     "FrozenLake8x8-v1",
