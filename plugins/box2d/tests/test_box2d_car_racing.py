@@ -247,3 +247,24 @@ def test_protogym_play_keys_steer_accelerate_and_brake() -> None:
     assert all(action in CarRacingEnv().action_space for action in keys.values())
     discrete = CarRacingEnv(continuous=False).get_keys_to_action()
     assert discrete[(pygame.K_RIGHT,)] == 1 and discrete["w"] == 3 and discrete[()] == 0
+
+
+def test_protogym_play_drives_with_the_continuous_keys() -> None:
+    import pygame
+
+    from protogym.utils.play import play
+
+    env = protogym.make("CarRacing-v3", render_mode="rgb_array")
+    actions: list[np.ndarray] = []
+
+    def record(*transition: Any) -> None:
+        actions.append(transition[2])
+        if len(actions) == 3:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    pygame.display.init()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_UP))
+    play(env, callback=record, fps=1000, seed=0)  # no noop needed: () is the idle action
+    env.close()
+    np.testing.assert_array_equal(actions[0], [0.0, 1.0, 0.0])
+    assert len(actions) == 3

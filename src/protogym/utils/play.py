@@ -180,7 +180,7 @@ def play(
     callback: PlayCallback[ObsT, ActT] | None = None,
     keys_to_action: Mapping[KeyCombination, ActT] | None = None,
     seed: int | None = None,
-    noop: ActT | int = 0,
+    noop: ActT | int | None = None,
     wait_on_player: bool = False,
 ) -> None:
     """Play `env` with the keyboard until the window is closed or Escape is pressed.
@@ -188,13 +188,14 @@ def play(
     `env` must render ``rgb_array`` (or ``rgb_array_list``). Each frame, the keys held down
     pick the action through `keys_to_action` (default: the env's `get_keys_to_action()`);
     unmapped combinations give `noop`, and so does holding no key unless the mapping has an
-    empty combination ``()`` for that. With ``wait_on_player=True`` the env instead steps
-    once per key press, for turn-based games. `fps` caps frames per second (default
-    ``metadata["render_fps"]``, else 30); `zoom` scales the picture, and resizing the window
-    rescales it; `transpose` says that frames are (H, W, 3) as `render` returns them. The
-    first reset uses `seed`; later ones continue its random stream. `callback` runs after
-    every step with ``(obs_t, obs_tp1, action, rew, terminated, truncated, info)``; a
-    `PlayPlot`'s callback also draws its plots beside the game.
+    empty combination ``()`` for that; `noop` defaults to that empty combination's action if
+    there is one (so continuous envs need none), else 0. With ``wait_on_player=True`` the
+    env instead steps once per key press, for turn-based games. `fps` caps frames per
+    second (default ``metadata["render_fps"]``, else 30); `zoom` scales the picture, and
+    resizing the window rescales it; `transpose` says that frames are (H, W, 3) as `render`
+    returns them. The first reset uses `seed`; later ones continue its random stream.
+    `callback` runs after every step with ``(obs_t, obs_tp1, action, rew, terminated,
+    truncated, info)``; a `PlayPlot`'s callback also draws its plots beside the game.
     """
     if env.render_mode not in ("rgb_array", "rgb_array_list"):
         raise ValueError(
@@ -207,15 +208,17 @@ def play(
         fps = env.metadata.get("render_fps") or 30
     if isinstance(fps, bool) or not isinstance(fps, int | float) or not fps > 0:
         raise ValueError(f"fps must be a positive number, got {fps!r}")
+    mapping = normalise_keys_to_action(
+        _default_keys_to_action(env) if keys_to_action is None else keys_to_action,
+        env.action_space,
+    )
+    if noop is None:
+        noop = mapping.get((), 0)
     if noop not in env.action_space:
         raise ValueError(
             f"noop={noop!r} is not in the env's action space {env.action_space}; pass "
             "noop=<an action to take when no mapped keys are pressed>"
         )
-    mapping = normalise_keys_to_action(
-        _default_keys_to_action(env) if keys_to_action is None else keys_to_action,
-        env.action_space,
-    )
     relevant = {code for codes in mapping for code in codes}
     idle = cast("ActT", noop)
     plot = _plot_of(callback)
