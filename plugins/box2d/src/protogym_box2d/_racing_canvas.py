@@ -245,19 +245,19 @@ class RacingCanvas:
         if skid_marks:
             for mark in car.skid_marks:
                 pygame.draw.lines(frame, mark.colour, False, camera.project(mark.points), 2)
-        for wheel in car.wheels:
+        for wheel, outlines in zip(car.wheels, car.wheel_outlines, strict=True):
             transform = wheel.body.transform
-            for fixture in wheel.body.fixtures:
-                outline = [transform * corner for corner in fixture.shape.vertices]
-                pygame.draw.polygon(frame, _TYRE_COLOUR, camera.project(outline))
+            for outline in outlines:
+                placed = [transform * corner for corner in outline]
+                pygame.draw.polygon(frame, _TYRE_COLOUR, camera.project(placed))
                 stripe = _stripe(wheel.phase)
                 if stripe is not None:
                     corners = [transform * corner for corner in stripe]
                     pygame.draw.polygon(frame, _STRIPE_COLOUR, camera.project(corners))
         transform = car.hull.transform
-        for fixture in car.hull.fixtures:
-            outline = [transform * corner for corner in fixture.shape.vertices]
-            pygame.draw.polygon(frame, _HULL_COLOUR, camera.project(outline))
+        for outline in car.hull_outlines:
+            placed = [transform * corner for corner in outline]
+            pygame.draw.polygon(frame, _HULL_COLOUR, camera.project(placed))
 
     def _dashboard(
         self,

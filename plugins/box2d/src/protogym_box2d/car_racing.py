@@ -155,6 +155,7 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         self._time = 0.0
         self._new_lap = False
         self._observation: Observation | None = None
+        self._background_ints = self._grass_ints = (0, 0, 0)  # drawing colours, set by reset
         self._canvas: canvas.RacingCanvas | None = None
         self._window: Any = None
         self._clock: Any = None
@@ -197,6 +198,8 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         if self.verbose:
             print(f"CarRacing: a track of {len(track.points)} tiles")
         self._build_road(track)
+        self._background_ints = _whole(self.background_colour)
+        self._grass_ints = _whole(self.grass_colour)
         self.car = RacingCar(self._world, *track.points[0][1:4])
         if self.render_mode == "human":
             self.render()
@@ -347,8 +350,8 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         x, y = car.hull.position
         return canvas.Scene(
             canvas.Camera.following(x, y, car.hull.angle, self._time),
-            _whole(self.background_colour),
-            _whole(self.grass_colour),
+            self._background_ints,
+            self._grass_ints,
             self._road,
             self._road_colours,
         )

@@ -129,6 +129,11 @@ class RacingCar:
             body.userData = wheel
             self.wheels.append(wheel)
         self.skid_marks: deque[SkidMark] = deque(maxlen=MAX_SKID_MARKS)
+        # The corners of each part as Box2D stores them, in Box2D's fixture order, for drawing.
+        self.hull_outlines = [fixture.shape.vertices for fixture in self.hull.fixtures]
+        self.wheel_outlines = [
+            [fixture.shape.vertices for fixture in wheel.body.fixtures] for wheel in self.wheels
+        ]
 
     # -- controls (the env clips them into the action box first) ------------------------
 
