@@ -50,7 +50,9 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import protogym
     imported_on_import = "acme_envs.plugin" in sys.modules
-    ids = sorted(i for i in protogym.registry if "/" in i)
+    # the namespaced ids of third parties (first-party Atari's are namespaced too: ALE/...)
+    ids = sorted(i for i, s in protogym.registry.items()
+                 if "/" in i and not (s.plugin or "").startswith("protogym-"))
     after_discovery = sorted(m for m in sys.modules if m.startswith("acme_envs"))
     env = protogym.make("acme/Corridor-v0")
     obs, info = env.reset(seed=0)
