@@ -108,8 +108,12 @@ def ray_cluster() -> Iterator[RayCluster]:
     os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     ray_constants.ENABLE_RAY_CLUSTER = False
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    # A short folder: Ray's socket paths inside it must stay under 108 characters.
+    # A short folder: Ray's socket paths inside it must stay under 108 characters. Ray also
+    # notes "the latest cluster" in its temporary folder, where any `ray.init()` on this
+    # machine would find it: this one is noted in ours instead.
     temp_dir = Path(tempfile.mkdtemp(prefix="pgray-"))
+    saved_tmpdir = os.environ.get("RAY_TMPDIR")
+    os.environ["RAY_TMPDIR"] = str(temp_dir)
     cluster = Cluster(initialize_head=False)
     try:
         head = cluster.add_node(
@@ -127,4 +131,8 @@ def ray_cluster() -> Iterator[RayCluster]:
             ray.shutdown()
         with contextlib.suppress(Exception):
             cluster.shutdown()
+        if saved_tmpdir is None:
+            os.environ.pop("RAY_TMPDIR", None)
+        else:
+            os.environ["RAY_TMPDIR"] = saved_tmpdir
         shutil.rmtree(temp_dir, ignore_errors=True)
