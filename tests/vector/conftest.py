@@ -112,6 +112,7 @@ def ray_cluster() -> Iterator[RayCluster]:
     # notes "the latest cluster" in its temporary folder, where any `ray.init()` on this
     # machine would find it: this one is noted in ours instead.
     temp_dir = Path(tempfile.mkdtemp(prefix="pgray-"))
+    (temp_dir / "ray").mkdir()  # where Ray writes that note
     saved_tmpdir = os.environ.get("RAY_TMPDIR")
     os.environ["RAY_TMPDIR"] = str(temp_dir)
     cluster = Cluster(initialize_head=False)

@@ -264,6 +264,40 @@ def test_unplaceable_actors_time_out_with_the_resources_they_asked_for(
         ray_envs(countdowns(2), num_actors=1, resources={"no_such_node": 1}, start_timeout=2.0)
 
 
+# --8<-- [start:cluster]
+def cartpoles_on_a_cluster(address: str) -> RayVectorEnv[Any, Any, Any]:
+    """16 CartPoles in 4 Ray actors, on the nodes of the cluster at `address` that offer the
+    custom resource "second_node" (started with ``ray start --resources='{"second_node": 64}'``)."""
+    return protogym.make_vec(
+        "CartPole-v1",
+        16,
+        vectorization_mode="ray",
+        vector_kwargs={
+            "address": address,  # the head node, e.g. "10.0.0.5:6379"
+            "num_actors": 4,  # 4 sub-envs each: a slice of the native CartPole vector env
+            "num_cpus": 0,  # CPUs Ray reserves per actor
+            "resources": {"second_node": 1},  # custom resources each actor needs
+            "runtime_env": {"env_vars": {"OMP_NUM_THREADS": "1"}},  # or pip, working_dir...
+            "restart_failed_actors": True,
+            "timeout": 60.0,  # seconds any call may wait for the actors
+        },
+    )
+# --8<-- [end:cluster]
+
+
+@slow
+def test_the_cluster_example_of_the_docs_runs(ray_cluster: RayCluster) -> None:
+    envs = cartpoles_on_a_cluster(ray_cluster.address)
+    try:
+        assert envs.actor_node_ids == (ray_cluster.second_node_id,) * 4
+        assert envs.call("render") == (None,) * 16
+        observations, _ = envs.reset(seed=0)
+        assert observations.shape == (16, 4)
+        envs.step(envs.action_space.sample())
+    finally:
+        envs.close()
+
+
 # -- on the cluster: faults ----------------------------------------------------------------
 
 
