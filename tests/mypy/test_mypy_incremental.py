@@ -22,7 +22,7 @@ import protogym
 
 @protogym.hookimpl
 def protogym_register_envs(registry):
-    registry.register(id="stride/Walker-v0", entry_point="stride_envs.walker:Walker")
+    registry.register(id="stride/Strider-v0", entry_point="stride_envs.walker:Walker")
 """
 WALKER = '''\
 from typing import Any, SupportsFloat
@@ -63,11 +63,11 @@ class Walker(protogym.Env[np.int64, np.int64]):
 USER = """\
 import protogym
 
-env = protogym.make("stride/Walker-v0", length=7)
+env = protogym.make("stride/Strider-v0", length=7)
 reveal_type(env.unwrapped)
 """
 UNKNOWN = (
-    'Unknown environment id "stride/Walker-v0" (ids come from the installed registry, listed '
+    'Unknown environment id "stride/Strider-v0" (ids come from the installed registry, listed '
     "by `protogym list`, and from literal register() calls in the checked code)  "
     "[protogym-env-id]"
 )
@@ -112,7 +112,7 @@ def test_installing_and_removing_a_plugin_distribution_retypes_unchanged_code(
     _install(tmp_path)
     user.write_text(USER.replace("length=7", "lenght=7"))
     typo = (
-        '"Walker" (the entry point of "stride/Walker-v0") has no parameter "lenght"; did you '
+        '"Walker" (the entry point of "stride/Strider-v0") has no parameter "lenght"; did you '
         'mean "length"? (it takes: length)  [protogym-kwargs]'
     )
     assert run_mypy(tmp_path, [user]) == {
