@@ -464,8 +464,8 @@ def test_making_and_closing_a_hundred_times_leaks_no_actor_and_no_process(
             ray_env.step(ones(2))
     assert len(pids) == 100  # every env had its own actor
     assert wait_until(lambda: alive_actors() == 0)
+    # (Not the pids themselves: the system hands freed pids to new processes.)
     assert wait_until(lambda: not ray_cluster.actor_processes("SubEnvBlock"))
-    assert not [pid for pid in pids if os.path.exists(f"/proc/{pid}")]
     assert ray.is_initialized()  # the fixture's own connection was left alone
 
 
