@@ -215,8 +215,8 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
     )
     unknown = "typing.Any, typing.Any, typing.Any"
     corridors = "typing.Literal['t/Corridor-v0', 't/Corridor-v1']"
-    sync, async_ = "typing.Literal['sync']", "typing.Literal['async']"
-    # Each mode returns its class: the native one, or Sync/Async with the batched types.
+    sync, async_, ray = "typing.Literal['sync']", "typing.Literal['async']", "typing.Literal['ray']"
+    # Each mode returns its class: the native one, or Sync/Async/Ray with the batched types.
     assert [
         (parameter(n, "id"), parameter(n, "vectorization_mode"), ast.unparse(n.returns or n))
         for n in overloads
@@ -241,9 +241,17 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
             "typing.Literal['async'] = ...",
             f"AsyncVectorEnv[{unknown}]",
         ),
+        ("typing.Literal['t/Arena-v0']", f"{ray} = ...", f"RayVectorEnv[{arena}, typing.Any]"),
+        (corridors, f"{ray} = ...", f"RayVectorEnv[{array}, {array}, typing.Any]"),
+        (
+            "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
+            f"{ray} = ...",
+            f"RayVectorEnv[{unknown}]",
+        ),
         ("str | EnvSpec", "None = None", "VectorEnv[Any, Any, Any]"),
         ("str | EnvSpec", "Literal['sync'] = ...", "SyncVectorEnv[Any, Any, Any]"),
         ("str | EnvSpec", "Literal['async'] = ...", "AsyncVectorEnv[Any, Any, Any]"),
+        ("str | EnvSpec", "Literal['ray'] = ...", "RayVectorEnv[Any, Any, Any]"),
         ("str | EnvSpec", "VectorizationMode | None = None", "VectorEnv[Any, Any, Any]"),
     ]
 
@@ -323,6 +331,7 @@ space = protogym.spaces.Dict[Obs]({"position": box, "steps": protogym.spaces.Dis
 sample = space.sample()
 reveal_type(sample["position"])
 sample["positon"]
+reveal_type(protogym.make_vec("FrozenLake-v1", 2, vectorization_mode="ray").reset()[0])
 """
 
 
@@ -364,4 +373,9 @@ def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
         (25, f'Type of "copies.reset()[0]" is "{int64_array}"'),
         (32, f'Type of "sample["position"]" is "{array}"'),
         (33, 'Could not access item in TypedDict\n\xa0\xa0"positon" is not a defined key in "Obs"'),
+        (
+            34,
+            'Type of "protogym.make_vec("FrozenLake-v1", 2, vectorization_mode="ray").reset()[0]" '
+            f'is "{int64_array}"',
+        ),
     ]

@@ -191,7 +191,7 @@ class TypeWriter:
         return f"{cls.__module__}.{cls.__qualname__}"
 
 
-# -- batched types, as make_vec's sync and async vector envs build them ---------------------
+# -- batched types, as make_vec's sync, async and ray vector envs build them ---------------------
 
 
 def batched(annotation: object) -> object:
@@ -332,6 +332,7 @@ def build_stubs(
         batched_text = (writer.write(batched(obs)), writer.write(batched(act)))
         copies = [("sync", "SyncVectorEnv", *batched_text)]
         copies.append(("async", "AsyncVectorEnv", *batched_text))
+        copies.append(("ray", "RayVectorEnv", *batched_text))
         if spec.vector_entry_point is None:
             copies[0] = ("default", "SyncVectorEnv", *batched_text)
         else:
@@ -348,12 +349,13 @@ def build_stubs(
         "default": 'typing.Literal["sync"] | None = None',
         "sync": 'typing.Literal["sync"] = ...',
         "async": 'typing.Literal["async"] = ...',
+        "ray": 'typing.Literal["ray"] = ...',
     }
     make_overloads = [
         _Overload(ids, {}, returns=[obs, act]) for (obs, act), ids in make_groups.items()
     ]
     # Native and default groups first: an omitted mode means theirs.
-    order = {"native": 0, "default": 1, "sync": 2, "async": 3}
+    order = {"native": 0, "default": 1, "sync": 2, "async": 3, "ray": 4}
     vec_overloads = [
         _Overload(
             ids,
