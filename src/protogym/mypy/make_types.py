@@ -282,6 +282,8 @@ class MakeTyper:
             mode = _signature_literal(ctx, "vectorization_mode")
             if mode is None and not _signature_passes(ctx, "vectorization_mode"):
                 mode = "vector_entry_point" if env.vector_entry_point else "sync"
+            if mode == "ray" and env.vector_entry_point and not _signature_passes(ctx, "wrappers"):
+                mode = "vector_entry_point"  # Ray's actors then hold slices of the native env
             if mode == "vector_entry_point":
                 node = self.vector_node(env)
                 skip = frozenset({"num_envs", "autoreset_mode"})
