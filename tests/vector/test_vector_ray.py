@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -22,7 +23,7 @@ import pytest
 import protogym
 from protogym.error import ClosedEnvironmentError
 from protogym.vector import AutoresetMode, SubEnvError, SyncVectorEnv
-from protogym.vector.ray_actor import ErrorDetails, NativeSlices, Reply, SubEnvBlock
+from protogym.vector.ray_actor import ErrorDetails, NativeSlices, Reply, SubEnvBlock, dumps
 from protogym.vector.ray_vector_env import RESTARTED_KEY, ActorLostError, RayVectorEnv
 from tests.vector.conftest import SECOND_NODE_RESOURCE, RayCluster
 from tests.vector.vector_helpers import Countdown, DictEnv, countdowns
@@ -138,6 +139,23 @@ def test_an_actor_block_steps_its_sub_envs_and_names_failures_by_global_index() 
     details = failure(block.call("no_such_method", (), {}))
     assert details.index == 4 and details.exc_type == "AttributeError"
     assert ok(block.close()) is None
+
+
+def test_an_actor_block_steps_pickled_as_it_steps() -> None:
+    plain, pickled = (
+        SubEnvBlock(first=0, count=2, source=countdowns(2, length=5), autoreset_mode="same_step")
+        for _ in range(2)
+    )
+    for block in (plain, pickled):
+        ok(block.start())
+        ok(block.reset([3, 4], None))
+    for _ in range(6):  # through an autoreset, so final observations and infos travel too
+        expected = ok(plain.step(ones(2)))
+        reply = pickled.step_pickled(dumps(ones(2)))
+        assert isinstance(reply, bytes)
+        observations, rewards, terminations, truncations, infos = ok(pickle.loads(reply))
+        assert_same(expected, (observations, rewards, terminations, truncations, infos))
+    assert pickle.loads(dumps(lambda x: x + 1))(1) == 2  # beyond plain pickle: cloudpickle
 
 
 def test_an_actor_block_reports_which_env_function_failed() -> None:

@@ -25,7 +25,7 @@ from protogym.error import ClosedEnvironmentError
 from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
 from protogym.vector.async_vector_env import AsyncState, SubEnvError, WorkerDiedError
-from protogym.vector.ray_actor import BlockSpaces, ErrorDetails, NativeSlices, SubEnvBlock
+from protogym.vector.ray_actor import BlockSpaces, ErrorDetails, NativeSlices, SubEnvBlock, dumps
 from protogym.vector.sync_vector_env import reset_mask_of, values_per_env
 from protogym.vector.utils import add_finals, add_info, info_of, observation_of
 from protogym.vector.vector_env import (
@@ -374,7 +374,7 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._check_ready("step_async")
         rows = self._split_actions(actions)
         self._step_refs = {
-            actor: self._actors[actor].step.remote(rows[actor])
+            actor: self._actors[actor].step_pickled.remote(dumps(rows[actor]))
             for actor in range(self.num_actors)
             if not self._queued[actor]
         }
@@ -528,12 +528,15 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def _gather(
         self, refs: list[ObjectRef], actors: list[int], what: str
     ) -> tuple[list[Any], dict[int, Exception]]:
-        """Every actor's reply (None if it died) and the causes of death, by actor."""
+        """Every actor's reply (None if it died) and the causes of death, by actor.
+
+        A reply in bytes is one `SubEnvBlock.step_pickled` pickled; it is unpickled here.
+        """
         ray = _ray()
 
         lost_errors = (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError)
         try:
-            return ray.get(refs, timeout=self._timeout), {}
+            return [_unpickled(reply) for reply in ray.get(refs, timeout=self._timeout)], {}
         except ray.exceptions.GetTimeoutError:
             self._timed_out(refs, actors, what)
         except lost_errors:
@@ -544,7 +547,7 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         for actor, ref in zip(actors, refs, strict=True):
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                replies.append(ray.get(ref, timeout=left))
+                replies.append(_unpickled(ray.get(ref, timeout=left)))
             except ray.exceptions.GetTimeoutError:
                 self._timed_out(refs, actors, what)
             except lost_errors as exc:
@@ -732,6 +735,10 @@ def _value(reply: Any) -> Any:
     if reply[0] == "error":
         _raise_sub_env_error(reply[1])
     return reply[1]
+
+
+def _unpickled(reply: Any) -> Any:
+    return pickle.loads(reply) if isinstance(reply, bytes) else reply
 
 
 def _raise_sub_env_error(details: ErrorDetails) -> None:
