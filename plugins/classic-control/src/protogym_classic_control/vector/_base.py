@@ -324,16 +324,21 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         uniforms = self._uniforms
         drawn = np.take(uniforms, at, axis=0)
         if len(at) and np.minimum.reduce(drawn[:, 0]) < 0.0:  # someone hit its sentinel
-            generators = self._generators
-            blocks = self.buffered_resets
-            for row in rows[drawn[:, 0] < 0.0].tolist():
-                start = int(self._sentinel[row]) - blocks
-                generators[row].random(out=uniforms[start : start + blocks])
-                following[row] = start
+            self._refill(rows[drawn[:, 0] < 0.0])
             at = following[rows]
             drawn = np.take(uniforms, at, axis=0)
         following[rows] = np.add(at, _ONE)
         return drawn
+
+    def _refill(self, rows: IntArray) -> None:
+        """Draw a new block of uniforms for each sub-env in `rows` that is at its sentinel."""
+        uniforms, following = self._uniforms, self._next
+        generators = self._generators
+        blocks = self.buffered_resets
+        for row in rows[uniforms[following[rows], 0] < 0.0].tolist():
+            start = int(self._sentinel[row]) - blocks
+            generators[row].random(out=uniforms[start : start + blocks])
+            following[row] = start
 
     def _check_open(self) -> None:
         if self.closed:

@@ -17,11 +17,16 @@ from numpy.typing import NDArray
 
 from protogym.core import Env
 from protogym.spaces import Box, Discrete, batch_space
-from protogym.vector.vector_env import AutoresetMode, ModeT_co
+from protogym.vector.vector_env import AutoresetMode, ModeT_co, VectorStepResult
 from protogym_classic_control.cartpole import CartPoleEnv
 from protogym_classic_control.utils import parse_reset_bounds
 from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, IntArray
-from protogym_classic_control.vector.cartpole_kernel import Kernel, resolve_kernel
+from protogym_classic_control.vector.cartpole_kernel import (
+    DRAWS_NEEDED,
+    Kernel,
+    compiled_next_step,
+    resolve_kernel,
+)
 
 __all__ = ["CartPoleVectorEnv"]
 
@@ -98,6 +103,11 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self._compiled_step = resolve_kernel(kernel, "CartPoleVectorEnv")
         self.kernel: Kernel = "numpy" if self._compiled_step is None else "numba"
+        self._compiled_next_step = (
+            compiled_next_step()
+            if self._compiled_step is not None and self._autoreset_mode is AutoresetMode.NEXT_STEP
+            else None
+        )
         self.sutton_barto_reward = bool(sutton_barto_reward)
         self.gravity = 9.8
         self.masscart = 1.0
@@ -134,6 +144,11 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._flags = np.empty((2, num_envs), dtype=np.bool_)
         self._thresholds = np.empty((2, 1), dtype=np.float64)
         self._views = self._make_views()
+        # The next-step kernel's lists: sub-envs that may restart next step, and sub-envs
+        # whose drawn uniforms ran out.
+        self._restarts = np.empty(num_envs, dtype=np.intp)
+        self._restart_count = np.zeros(1, dtype=np.intp)
+        self._exhausted = np.empty(num_envs, dtype=np.intp)
         self._ones = np.ones(num_envs, dtype=np.float64)
         self._constants_stale = True
         self._constant_buffer = np.empty(8, dtype=np.float64)
@@ -153,7 +168,36 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         if self._autoreset_mode is AutoresetMode.DISABLED:
             self._beyond[rows] = False
 
-    def _physics(self, actions: Any) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    def step(self, actions: NDArray[np.integer[Any]]) -> VectorStepResult[NDArray[np.float32]]:
+        """In next-step mode with numba, a second compiled pass after the physics restarts
+        the sub-envs that ended, counts episode lengths and fills every output (the base
+        class's numpy bookkeeping costs more than the physics at thousands of sub-envs)."""
+        next_step = self._compiled_next_step
+        if next_step is None or not self._started:
+            return super().step(actions)
+        terminated = self._advance_all(actions)
+        num_envs = self.num_envs
+        rewards = np.empty(num_envs, dtype=np.float64)
+        truncated = np.empty(num_envs, dtype=np.bool_)
+        tick = self._tick + 1
+        limit = self.max_episode_steps
+        arguments = (
+            self.state, terminated, self._pending, self._restarts, self._restart_count,
+            self._uniforms, self._next, self._started_at, tick,
+            -1 if limit is None else tick - limit, self.sutton_barto_reward, rewards,
+            truncated, self._exhausted,
+        )
+        used_up = next_step(*arguments)
+        if used_up == DRAWS_NEEDED:  # only right after `reset`, which may use a last row
+            self._refill(self._pending.nonzero()[0])
+            used_up = next_step(*arguments)
+        if used_up:
+            self._refill(self._exhausted[:used_up])
+        self._tick = tick
+        return self._observe(None), rewards, terminated, truncated, {}
+
+    def _advance_all(self, actions: Any) -> NDArray[np.bool_]:
+        """Check `actions` and step every sub-env's physics; return a fresh `terminated`."""
         action = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         num_envs = self.num_envs
         if action.shape != (num_envs,) or action.dtype.kind not in "iu":
@@ -174,6 +218,10 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             if np.maximum.reduce(action) > 1:
                 raise _outside_error(actions)
             terminated = self._advance(action, self._views)
+        return terminated
+
+    def _physics(self, actions: Any) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        terminated = self._advance_all(actions)
         rewards = (
             np.where(terminated, -1.0, 0.0) if self.sutton_barto_reward else self._ones.copy()
         )
