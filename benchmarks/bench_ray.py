@@ -10,7 +10,7 @@
 (b) Ray's cost per step for CartPole, whose own step is microseconds: 16 sub-envs in
     8 actors (each a 2-sub-env slice of the native vector env) against Sync over the same
     16, as milliseconds per vector step; beside it, Ray's own floor: one call to each of 8
-    actors that do nothing, with the same actions and a reply of the same shape.
+    actors that do nothing, with the same actions and a reply of the same shape, pickled.
 
 Ray is started once here (a new local instance, 8 logical CPUs, no dashboard, on
 127.0.0.1), so every RayVectorEnv reuses the connection; actor start-up is not timed. Rates
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import sys
 import time
 from collections.abc import Callable
@@ -135,12 +136,15 @@ def slow_env_rows(busy: bool, seconds: float, repeats: int) -> None:
 
 
 class Echo:
-    """An actor that does nothing but answer as a block of 2 CartPoles would."""
+    """An actor that does nothing but answer as a block of 2 CartPoles would, pickled both
+    ways as RayVectorEnv's step is (`SubEnvBlock.step_pickled`)."""
 
-    def step(self, actions: NDArray[np.int64]) -> tuple[Any, ...]:
-        count = len(actions)
-        return (np.zeros((count, 4), np.float32), np.zeros(count), np.zeros(count, np.bool_),
-                np.zeros(count, np.bool_), {})
+    def step(self, pickled_actions: bytes) -> bytes:
+        count = len(pickle.loads(pickled_actions))
+        ended = np.zeros(count, np.bool_)
+        reply: tuple[Any, ...] = (np.zeros((count, 4), np.float32), np.zeros(count), ended,
+                                  ended, {})
+        return pickle.dumps(("ok", reply), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def ray_floor(seconds: float, repeats: int, actors: int = 8) -> float:
@@ -149,12 +153,15 @@ def ray_floor(seconds: float, repeats: int, actors: int = 8) -> float:
 
     echoes = [ray.remote(Echo).remote() for _ in range(actors)]
     rows = [np.ones(NUM_ENVS // actors, dtype=np.int64)] * actors
+
+    def work() -> None:
+        pickled = [pickle.dumps(row, protocol=pickle.HIGHEST_PROTOCOL) for row in rows]
+        refs = [echo.step.remote(row) for echo, row in zip(echoes, pickled, strict=True)]
+        for reply in ray.get(refs):
+            pickle.loads(reply)
+
     try:
-        ray.get([echo.step.remote(row) for echo, row in zip(echoes, rows, strict=True)])
-
-        def work() -> None:
-            ray.get([echo.step.remote(row) for echo, row in zip(echoes, rows, strict=True)])
-
+        work()
         calls = max(10, int(seconds / 0.01))
         return best_rate(work, calls, repeats=repeats)
     finally:
