@@ -34,6 +34,8 @@ from protogym.wrappers.array_conversion import convert
 from protogym.wrappers.jax_to_numpy import jax_to_numpy, numpy_to_jax
 from protogym.wrappers.jax_to_torch import jax_to_torch, torch_to_jax
 
+pytestmark = pytest.mark.jax
+
 
 def cpu() -> Any:
     """jax's CPU device. Asked for only inside tests: starting jax's backend installs its
