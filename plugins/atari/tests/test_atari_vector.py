@@ -96,10 +96,12 @@ def test_asynchronous_batches_follow_each_sub_env_as_ale_py_does() -> None:
             )
     env.close()
     expected = arrays["streams"]
-    length = min(expected.shape[1], *(len(stream) for stream in streams.values()))
-    assert length >= 5
-    for env_id in range(config["num_envs"]):
-        assert streams[env_id][:length] == expected[env_id][:length].tolist()
+    # The threads may starve a sub-env for the whole run; each one that ran must follow its
+    # own recorded stream, and enough of them must have run for the check to mean something.
+    for env_id, stream in streams.items():
+        length = min(len(stream), expected.shape[1])
+        assert stream[:length] == expected[env_id][:length].tolist()
+    assert sum(len(stream) >= 5 for stream in streams.values()) >= 2
 
 
 def test_make_vec_builds_it_with_the_ids_arguments() -> None:
