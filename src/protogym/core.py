@@ -218,7 +218,9 @@ class Wrapper(
             return cast("Env[_ObsT_co, _ActT]", getattr(self, "env"))  # noqa: B009
 
     else:
-        _required_members_ = (*ENV_MEMBERS, "env", "unwrapped", "spec", "np_random")
+        # `env` first: most objects checked are plain envs, and lack it, so `unwrapped`'s walk
+        # stops at the first member.
+        _required_members_ = ("env", *ENV_MEMBERS, "unwrapped", "spec", "np_random")
 
     def __init__(self, env: Env[_ObsT_co, _ActT]) -> None:
         if not isinstance(env, Env):

@@ -11,7 +11,7 @@ import pytest
 from protogym.spaces import Box
 from protogym.utils.seeding import np_random
 from protogym.wrappers import AtariPreprocessing
-from protogym.wrappers.utils import AreaResize
+from protogym.wrappers.area_resize import AreaResize
 from tests.wrappers.wrapper_test_envs import CountingEnv, FakeAtariEnv
 
 

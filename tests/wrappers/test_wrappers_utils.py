@@ -1,5 +1,5 @@
 """The wrappers' shared helpers against Gymnasium's: running statistics, zero observations,
-box rescaling, area resizing and mixed-radix indices."""
+box rescaling and mixed-radix indices."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from protogym import spaces
 from protogym.wrappers.utils import (
-    AreaResize,
     RunningMeanStd,
     ScalarRunningMeanStd,
     bins_array,
@@ -78,40 +77,6 @@ def test_wrappers_utils_rescale_box_matches_gymnasium() -> None:
     x = np.array([0.25, 7.5, 3.0], np.float32)
     assert_same_data(forward(x), gym_forward(x))
     assert_same_data(backward(x), gym_backward(x))
-
-
-def test_wrappers_utils_area_resize_of_integer_factor_is_block_mean() -> None:
-    image = np.arange(36, dtype=np.uint8).reshape(6, 6)
-    expected = np.rint(image.reshape(3, 2, 3, 2).mean(axis=(1, 3))).astype(np.uint8)
-    np.testing.assert_array_equal(AreaResize((6, 6), (3, 3))(image), expected)
-
-
-@pytest.mark.parametrize(
-    ("in_hw", "out_hw"),
-    [((210, 160), (84, 84)), ((210, 160), (64, 48)), ((96, 96), (84, 84)), ((21, 16), (7, 8)),
-     ((20, 20), (10, 10)), ((84, 84), (84, 84)), ((250, 160), (84, 84))],
-)
-@pytest.mark.parametrize("channels", [None, 3])
-def test_wrappers_utils_area_resize_is_opencvs_inter_area_when_shrinking(
-    in_hw: tuple[int, int], out_hw: tuple[int, int], channels: int | None
-) -> None:
-    """The pixels Gymnasium's ResizeObservation and AtariPreprocessing compute with OpenCV:
-    the general path (fractional factors), the block path (whole factors, 2x2 rounding
-    halves up) and a copy."""
-    cv2 = pytest.importorskip("cv2")
-    rng = np.random.default_rng(0)
-    resize = AreaResize(in_hw, out_hw)
-    for _ in range(5):
-        image = rng.integers(0, 256, in_hw if channels is None else (*in_hw, channels), np.uint8)
-        expected = cv2.resize(image, out_hw[::-1], interpolation=cv2.INTER_AREA)
-        np.testing.assert_array_equal(resize(image), expected)
-
-
-def test_wrappers_utils_area_resize_enlarging_averages_areas() -> None:
-    image = np.array([[0, 100], [200, 50]], dtype=np.uint8)
-    np.testing.assert_array_equal(
-        AreaResize((2, 2), (4, 2))(image), [[0, 100], [0, 100], [200, 50], [200, 50]]
-    )
 
 
 def test_wrappers_utils_bins_and_flat_indices() -> None:

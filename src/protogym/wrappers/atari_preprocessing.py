@@ -14,7 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.core import ActType, Env, Wrapper
-from protogym.wrappers.utils import AreaResize, check_positive_int, require_box
+from protogym.wrappers.area_resize import AreaResize
+from protogym.wrappers.utils import check_positive_int, require_box
 
 __all__ = ["ALEInterface", "AtariPreprocessing"]
 

@@ -15,8 +15,8 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 from typing_extensions import TypeVar
 
 from protogym.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
+from protogym.wrappers.area_resize import AreaResize
 from protogym.wrappers.utils import (
-    AreaResize,
     bins_array,
     require_box,
     rescale_box,

@@ -8,7 +8,6 @@ a single rounding.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
     from protogym.spaces.space import Space
 
 __all__ = [
-    "AreaResize",
     "RunningMeanStd",
     "ScalarRunningMeanStd",
     "bins_array",
@@ -87,123 +85,6 @@ class ScalarRunningMeanStd:
         self.mean = self.mean + delta / total
         self.var = (self.var * count + delta * delta * count / total) / total
         self.count = total
-
-
-def _area_weights(size_in: int, size_out: int) -> NDArray[np.float64]:
-    """`(size_out, size_in)` matrix: the share of each input pixel in each output pixel."""
-    scale = size_in / size_out
-    edges = np.arange(size_out + 1) * scale
-    pixel = np.arange(size_in)
-    overlap = np.minimum(edges[1:, None], pixel[None, :] + 1) - np.maximum(
-        edges[:-1, None], pixel[None, :]
-    )
-    weights: NDArray[np.float64] = np.clip(overlap, 0.0, None) / scale
-    return weights
-
-
-class AreaResize:
-    """Resizes `(H, W)` or `(H, W, C)` uint8 images to `out_hw` by area averaging.
-
-    Each output pixel is the mean of the input area it covers, fractional pixels weighted.
-    When shrinking (or keeping) both sides, this is OpenCV's `INTER_AREA` to the bit, without
-    OpenCV: whole-number factors average blocks as its fast path does, other factors weigh
-    the same source pixels, in single precision and in the same order, as its general path.
-    Enlarging a side uses plain area weights in double precision (OpenCV interpolates
-    there). Weights are kept per output row and column, a few source indices each, and
-    applied by gathering: no matrix product, whose BLAS threads would cost far more than the
-    arithmetic on images this small.
-    """
-
-    def __init__(self, in_hw: tuple[int, int], out_hw: tuple[int, int]) -> None:
-        self._in_hw = in_hw
-        self._out_hw = out_hw
-        factors = (in_hw[0] / out_hw[0], in_hw[1] / out_hw[1])
-        self._blocks: tuple[int, int] | None = None
-        if all(f >= 1 for f in factors):
-            if all(size % out == 0 for size, out in zip(in_hw, out_hw, strict=True)):
-                self._blocks = (in_hw[0] // out_hw[0], in_hw[1] // out_hw[1])
-            self._rows, self._row_weights = _opencv_area_table(in_hw[0], out_hw[0])
-            self._cols, self._col_weights = _opencv_area_table(in_hw[1], out_hw[1])
-            self._exact = True
-        else:
-            self._rows, self._row_weights = _band(_area_weights(in_hw[0], out_hw[0]))
-            self._cols, self._col_weights = _band(_area_weights(in_hw[1], out_hw[1]))
-            self._exact = False
-
-    def __call__(self, image: NDArray[Any]) -> NDArray[np.uint8]:
-        if self._blocks is not None:
-            return self._block_mean(image, *self._blocks)
-        dtype = np.float32 if self._exact else np.float64
-        pixels: NDArray[np.floating[Any]] = image.astype(dtype)
-        channels = (1,) * (pixels.ndim - 2)
-        # Columns first, then rows, each a running sum over the table's slots in order.
-        cols, col_weights = self._cols, self._col_weights.reshape(
-            (*self._col_weights.shape, *channels)
-        )
-        across: NDArray[np.floating[Any]] = pixels[:, cols[:, 0]] * col_weights[:, 0]
-        for slot in range(1, cols.shape[1]):
-            across += pixels[:, cols[:, slot]] * col_weights[:, slot]
-        rows, row_weights = self._rows, self._row_weights.reshape(
-            (*self._row_weights.shape, 1, *channels)
-        )
-        resized: NDArray[np.floating[Any]] = row_weights[:, 0] * across[rows[:, 0]]
-        for slot in range(1, rows.shape[1]):
-            resized += row_weights[:, slot] * across[rows[:, slot]]
-        out: NDArray[np.uint8] = np.clip(np.rint(resized), 0, 255).astype(np.uint8)
-        return out
-
-    def _block_mean(self, image: NDArray[Any], high: int, wide: int) -> NDArray[np.uint8]:
-        out_h, out_w = self._out_hw
-        blocks = image.astype(np.int32).reshape(out_h, high, out_w, wide, *image.shape[2:])
-        sums = blocks.sum(axis=(1, 3))
-        if high == wide == 2:  # OpenCV's vectorised 2x2 case rounds halves up
-            halves_up: NDArray[np.uint8] = ((sums + 2) >> 2).astype(np.uint8)
-            return halves_up
-        scaled = sums.astype(np.float32) * np.float32(1.0 / (high * wide))
-        out: NDArray[np.uint8] = np.clip(np.rint(scaled), 0, 255).astype(np.uint8)
-        return out
-
-
-def _opencv_area_table(size_in: int, size_out: int) -> tuple[NDArray[np.intp], NDArray[Any]]:
-    """OpenCV's area table for one side: per output pixel, the source pixels it covers and
-    their float32 shares, a partial pixel's share skipped below 1e-3, padded with zeros."""
-    scale = 1.0 / (size_out / size_in)  # as OpenCV derives it, from the inverse
-    entries: list[list[tuple[int, float]]] = []
-    for dst in range(size_out):
-        start = dst * scale
-        stop = start + scale
-        cell = min(scale, size_in - start)
-        first = math.ceil(start)
-        last = min(math.floor(stop), size_in - 1)
-        first = min(first, last)
-        found = []
-        if first - start > 1e-3:
-            found.append((first - 1, (first - start) / cell))
-        found.extend((src, 1.0 / cell) for src in range(first, last))
-        if stop - last > 1e-3:
-            found.append((last, min(min(stop - last, 1.0), cell) / cell))
-        entries.append(found)
-    width = max(len(found) for found in entries)
-    index = np.zeros((size_out, width), dtype=np.intp)
-    shares = np.zeros((size_out, width), dtype=np.float32)
-    for dst, found in enumerate(entries):
-        for slot, (src, share) in enumerate(found):
-            index[dst, slot] = src
-            shares[dst, slot] = share
-    return index, shares
-
-
-def _band(weights: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
-    """The non-zero band of an `(out, in)` weight matrix: for each output, the indices of
-    the inputs it mixes and their weights, padded with zero weights to a common width."""
-    nonzero = weights > 0
-    first = nonzero.argmax(axis=1)
-    width = int(nonzero.sum(axis=1).max())
-    index = first[:, None] + np.arange(width)
-    inside = index < weights.shape[1]
-    index = np.minimum(index, weights.shape[1] - 1)
-    band = np.where(inside, np.take_along_axis(weights, index, axis=1), 0.0)
-    return index, band
 
 
 def create_zero_array(space: Space[Any]) -> Any:
