@@ -92,3 +92,10 @@ def test_area_resize_enlarging_averages_areas() -> None:
     np.testing.assert_array_equal(
         AreaResize((2, 2), (4, 2))(image), [[0, 100], [0, 100], [200, 50], [200, 50]]
     )
+
+
+def test_area_resize_of_wider_integers_gives_the_uint8_result() -> None:
+    """An env that hands out int64 pixels (outside its uint8 space) still gets them resized."""
+    image = np.random.default_rng(3).integers(0, 256, (210, 160), np.uint8)
+    resize = AreaResize((210, 160), (84, 84))
+    np.testing.assert_array_equal(resize(image.astype(np.int64)), resize(image))

@@ -59,7 +59,7 @@ class AreaResize:
     def __call__(self, image: NDArray[Any]) -> NDArray[np.uint8]:
         if self._blocks is not None:
             return self._block_mean(image, *self._blocks)
-        if self._integer is not None:
+        if self._integer is not None and image.dtype == np.uint8:
             return self._integer_mean(image, *self._integer)
         return self._float_mean(image)
 
