@@ -132,6 +132,10 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         """Advance every sub-env one step; return fresh `(rewards, terminated)` arrays."""
         raise NotImplementedError
 
+    def _reseeded(self, rows: list[int]) -> None:
+        """Sub-envs `rows` have new generators (an env that draws without them copies
+        their state here)."""
+
     def _observe(self, rows: IntArray | None) -> NDArray[np.float32]:
         """A fresh observation batch of sub-envs `rows` (every sub-env for None).
 
@@ -172,10 +176,11 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         if first_reset:  # every row is reset (checked above): each gets a generator below
             self._generators = [None] * self.num_envs  # type: ignore[list-item]
             self._seeds = [0] * self.num_envs
-        for row in rows.tolist():
-            if seeds[row] is not None or first_reset:
-                self._generators[row], self._seeds[row] = np_random(seeds[row])
-                self._next[row] = self._sentinel[row]  # drop draws of the old stream
+        reseeded = [row for row in rows.tolist() if seeds[row] is not None or first_reset]
+        for row in reseeded:
+            self._generators[row], self._seeds[row] = np_random(seeds[row])
+            self._next[row] = self._sentinel[row]  # drop draws of the old stream
+        self._reseeded(reseeded)
         self._reset_rows(rows, self._draw(rows), options)
         self._started_at[rows] = self._tick
         self._pending[rows] = False

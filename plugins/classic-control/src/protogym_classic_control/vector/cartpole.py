@@ -22,9 +22,10 @@ from protogym_classic_control.cartpole import CartPoleEnv
 from protogym_classic_control.utils import parse_reset_bounds
 from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, IntArray
 from protogym_classic_control.vector.cartpole_kernel import (
-    DRAWS_NEEDED,
     Kernel,
+    compiled_draw,
     compiled_next_step,
+    load_streams,
     resolve_kernel,
 )
 
@@ -100,12 +101,18 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         kernel: Kernel = "auto",
     ) -> None:
+        compiled_step = resolve_kernel(kernel, "CartPoleVectorEnv")
+        if compiled_step is not None:
+            self.buffered_resets = 0  # restarts draw from `_streams`, not a buffer
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
-        self._compiled_step = resolve_kernel(kernel, "CartPoleVectorEnv")
-        self.kernel: Kernel = "numpy" if self._compiled_step is None else "numba"
+        self._compiled_step = compiled_step
+        self.kernel: Kernel = "numpy" if compiled_step is None else "numba"
+        # With numba, each sub-env's generator state, advanced by compiled code.
+        self._streams = np.zeros((4, num_envs), dtype=np.uint64)
+        self._compiled_draw = None if compiled_step is None else compiled_draw()
         self._compiled_next_step = (
             compiled_next_step()
-            if self._compiled_step is not None and self._autoreset_mode is AutoresetMode.NEXT_STEP
+            if compiled_step is not None and self._autoreset_mode is AutoresetMode.NEXT_STEP
             else None
         )
         self.sutton_barto_reward = bool(sutton_barto_reward)
@@ -144,11 +151,9 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._flags = np.empty((2, num_envs), dtype=np.bool_)
         self._thresholds = np.empty((2, 1), dtype=np.float64)
         self._views = self._make_views()
-        # The next-step kernel's lists: sub-envs that may restart next step, and sub-envs
-        # whose drawn uniforms ran out.
+        # The next-step kernel's list of sub-envs that may restart next step.
         self._restarts = np.empty(num_envs, dtype=np.intp)
         self._restart_count = np.zeros(1, dtype=np.intp)
-        self._exhausted = np.empty(num_envs, dtype=np.intp)
         self._ones = np.ones(num_envs, dtype=np.float64)
         self._constants_stale = True
         self._constant_buffer = np.empty(8, dtype=np.float64)
@@ -156,6 +161,18 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._constant_views = _Constants(
             *(self._constant_buffer[index, ...] for index in range(8))
         )
+
+    def _reseeded(self, rows: list[int]) -> None:
+        if self._compiled_draw is not None:
+            load_streams(self._generators, rows, self._streams)
+
+    def _draw(self, rows: IntArray) -> NDArray[np.float64]:
+        draw = self._compiled_draw
+        if draw is None:
+            return super()._draw(rows)
+        uniforms = np.empty((len(rows), self.draws_per_reset), dtype=np.float64)
+        draw(self._streams, np.asarray(rows, dtype=np.intp), uniforms)
+        return uniforms
 
     def _reset_rows(self, rows: IntArray, uniforms: NDArray[np.float64],
                     options: dict[str, Any] | None) -> None:
@@ -181,18 +198,11 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         truncated = np.empty(num_envs, dtype=np.bool_)
         tick = self._tick + 1
         limit = self.max_episode_steps
-        arguments = (
+        next_step(
             self.state, terminated, self._pending, self._restarts, self._restart_count,
-            self._uniforms, self._next, self._started_at, tick,
-            -1 if limit is None else tick - limit, self.sutton_barto_reward, rewards,
-            truncated, self._exhausted,
+            self._streams, self._started_at, tick, -1 if limit is None else tick - limit,
+            self.sutton_barto_reward, rewards, truncated,
         )
-        used_up = next_step(*arguments)
-        if used_up == DRAWS_NEEDED:  # only right after `reset`, which may use a last row
-            self._refill(self._pending.nonzero()[0])
-            used_up = next_step(*arguments)
-        if used_up:
-            self._refill(self._exhausted[:used_up])
         self._tick = tick
         return self._observe(None), rewards, terminated, truncated, {}
 

@@ -8,29 +8,40 @@ and `math.cos`/`math.sin` call the same libm as Python, so every sub-env's state
 the single env's; the tests compare both kernels with `CartPoleEnv` step by step.
 
 In next-step autoreset mode a second compiled pass does the vector env's bookkeeping
-(restarts from the drawn-ahead uniforms, rewards, time limits), which in numpy calls cost
-about half as much as the physics at thousands of sub-envs. It is a separate function, not
-part of the physics loop: merged, the loop compiled to code nearly twice as slow.
+(restarts, rewards, time limits), which in numpy calls cost about half as much as the physics
+at thousands of sub-envs. It is a separate function, not part of the physics loop: merged,
+the loop compiled to code nearly twice as slow.
+
+Each sub-env restarts from its own generator (sub-env i replays the single env seeded
+`seed + i`). With numba, the generators' PCG64 streams live in one (4, n) uint64 array of
+128-bit states and increments (high and low words) that the compiled code advances itself,
+the way numpy does: `state * multiplier + increment`, output XSL-RR, a double from the top
+53 bits. Calling thousands of `Generator` objects from Python, or buffering their draws made
+ahead (megabytes read at random), cost a third of a step at 8192 sub-envs. They live in this
+module, beside the kernels that call them, because numba's on-disk cache only notices
+changes to the file of the function it compiled.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
-    "DRAWS_NEEDED",
     "KERNELS",
+    "DrawKernel",
     "Kernel",
     "NextStepKernel",
     "StepKernel",
+    "compiled_draw",
     "compiled_next_step",
     "compiled_step",
+    "load_streams",
     "resolve_kernel",
 ]
 
@@ -42,11 +53,22 @@ StepKernel = Callable[
 ]
 """`(state, action, constants, euler, terminated) -> index of the first bad action or -1`."""
 
-NextStepKernel = Callable[..., int]
-"""`next_step_autoreset`, compiled: see its docstring for the arguments and the result."""
+NextStepKernel = Callable[..., None]
+"""`next_step_autoreset`, compiled: see its docstring for the arguments."""
 
-DRAWS_NEEDED = -2
-"""`next_step_autoreset`'s result when a sub-env to restart has no drawn uniforms left."""
+DrawKernel = Callable[[NDArray[np.uint64], NDArray[np.intp], NDArray[np.float64]], None]
+"""`draw_uniforms`, compiled: `(streams, rows, out)`."""
+
+# PCG64's multiplier, in words, and the constants of its output; uint64 throughout, since
+# numba turns a uint64 mixed with a Python int into a float.
+_MULTIPLIER_HIGH = np.uint64(0x2360ED051FC65DA4)
+_MULTIPLIER_LOW = np.uint64(0x4385DF649FCCF645)
+_LOW_32 = np.uint64(0xFFFFFFFF)
+_U1, _U11, _U32, _U58, _U63, _U64 = (np.uint64(n) for n in (1, 11, 32, 58, 63, 64))
+_U0 = np.uint64(0)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+# Rows of the (4, n) stream array.
+STATE_HIGH, STATE_LOW, INCREMENT_HIGH, INCREMENT_LOW = 0, 1, 2, 3
 
 
 def cartpole_step(
@@ -103,45 +125,29 @@ def next_step_autoreset(
     pending: NDArray[np.bool_],
     restarts: NDArray[np.intp],
     counts: NDArray[np.intp],
-    uniforms: NDArray[np.float64],
-    following: NDArray[np.intp],
+    streams: NDArray[np.uint64],
     started_at: NDArray[np.int64],
     tick: int,
     last_start: int,
     sutton_barto: bool,
     rewards: NDArray[np.float64],
     truncated: NDArray[np.bool_],
-    exhausted: NDArray[np.intp],
-) -> int:
+) -> None:
     """The vector env's next-step bookkeeping after `cartpole_step`: two passes, no numpy.
 
     First, each `pending` sub-env (one that ended last step; `restarts[:counts[0]]` lists
     candidates, a superset since `reset` may clear some) restarts instead of stepping: its
-    state becomes -0.05 + 0.1 * u over its next row of standard uniforms (`following[i]` in
-    `uniforms`; numpy's `uniform(-0.05, 0.05)`) and its episode starts at vector step
-    `tick`. Then one branch-light pass over all sub-envs fills `rewards` (0 for a restart),
-    `truncated` (episodes started at or before `last_start`), `pending` and the next list of
-    `restarts`. Returns how many sub-envs used their last drawn row, listed at the start of
-    `exhausted` (the caller draws their next block before the next step); if a sub-env to
-    restart is already at its sentinel (-1), nothing changes and it returns `DRAWS_NEEDED`.
+    state becomes numpy's `uniform(-0.05, 0.05, 4)` from its stream (column i of `streams`)
+    and its episode starts at vector step `tick`. Then one branch-light pass over all
+    sub-envs fills `rewards` (0 for a restart), `truncated` (episodes started at or before
+    `last_start`), `pending` and the next list of `restarts`.
     """
-    candidates = counts[0]
-    for k in range(candidates):
-        i = restarts[k]
-        if pending[i] and uniforms[following[i], 0] < 0.0:
-            return DRAWS_NEEDED
     low, span = -0.05, 0.05 - -0.05
-    used_up = 0
-    for k in range(candidates):
+    for k in range(counts[0]):
         i = restarts[k]
         if pending[i]:
-            row = following[i]
-            following[i] = row + 1
-            if uniforms[row + 1, 0] < 0.0:
-                exhausted[used_up] = i
-                used_up += 1
             for j in range(4):
-                state[j, i] = low + span * uniforms[row, j]
+                state[j, i] = low + span * next_double(streams, i)
             started_at[i] = tick
             terminated[i] = False
     count = 0
@@ -159,7 +165,60 @@ def next_step_autoreset(
         restarts[count] = i
         count += ended
     counts[0] = count
-    return used_up
+
+
+def load_streams(
+    generators: Sequence[np.random.Generator], rows: Sequence[int], streams: NDArray[np.uint64]
+) -> None:
+    """Copy the PCG64 state of `generators[row]` into column `row` of `streams`."""
+    for row in rows:
+        bit_generator = generators[row].bit_generator
+        if not isinstance(bit_generator, np.random.PCG64):
+            raise TypeError(f"sub-env {row}'s generator is not PCG64: {bit_generator!r}")
+        words = bit_generator.state["state"]
+        for value, high, low in (
+            (words["state"], STATE_HIGH, STATE_LOW),
+            (words["inc"], INCREMENT_HIGH, INCREMENT_LOW),
+        ):
+            streams[high, row] = value >> 64
+            streams[low, row] = value & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def _high_product(a: np.uint64, b: np.uint64) -> np.uint64:
+    """The high 64 bits of the 128-bit product `a * b`, from 32-bit halves."""
+    a_low, a_high = a & _LOW_32, a >> _U32
+    b_low, b_high = b & _LOW_32, b >> _U32
+    low_low, low_high, high_low = a_low * b_low, a_low * b_high, a_high * b_low
+    middle = (low_low >> _U32) + (low_high & _LOW_32) + (high_low & _LOW_32)
+    high: np.uint64 = a_high * b_high + (low_high >> _U32) + (high_low >> _U32) + (middle >> _U32)
+    return high
+
+
+def next_double(streams: NDArray[np.uint64], row: int) -> float:
+    """Advance stream `row` once and return the double numpy's `random()` makes of it."""
+    state_high, state_low = streams[STATE_HIGH, row], streams[STATE_LOW, row]
+    high = (
+        _high_product(state_low, _MULTIPLIER_LOW)
+        + state_low * _MULTIPLIER_HIGH
+        + state_high * _MULTIPLIER_LOW
+    )
+    low = state_low * _MULTIPLIER_LOW
+    new_low = low + streams[INCREMENT_LOW, row]
+    new_high = high + streams[INCREMENT_HIGH, row] + (_U1 if new_low < low else _U0)
+    streams[STATE_HIGH, row], streams[STATE_LOW, row] = new_high, new_low
+    mixed = new_high ^ new_low
+    rotation = new_high >> _U58
+    output = (mixed >> rotation) | (mixed << ((_U64 - rotation) & _U63))
+    return float(output >> _U11) * _TO_UNIT
+
+
+def draw_uniforms(
+    streams: NDArray[np.uint64], rows: NDArray[np.intp], out: NDArray[np.float64]
+) -> None:
+    """Fill `out[k]` with the next `out.shape[1]` doubles of stream `rows[k]`."""
+    for k in range(rows.shape[0]):
+        for j in range(out.shape[1]):
+            out[k, j] = next_double(streams, rows[k])
 
 
 @functools.cache
@@ -193,9 +252,29 @@ def resolve_kernel(kernel: str, owner: str) -> StepKernel | None:
 
 
 @functools.cache
+def _stream_helpers_jitable() -> None:
+    """Let compiled code call `next_double` (and what it calls) as compiled functions."""
+    from numba.extending import register_jitable
+
+    register_jitable(_high_product)
+    register_jitable(next_double)
+
+
+@functools.cache
 def compiled_next_step() -> NextStepKernel:
     """`next_step_autoreset` compiled by numba (cached on disk); only asked for with numba."""
     import numba
 
+    _stream_helpers_jitable()
     kernel: NextStepKernel = numba.njit(cache=True, nogil=True)(next_step_autoreset)
+    return kernel
+
+
+@functools.cache
+def compiled_draw() -> DrawKernel:
+    """`draw_uniforms` compiled by numba (cached on disk); only asked for with numba."""
+    import numba
+
+    _stream_helpers_jitable()
+    kernel: DrawKernel = numba.njit(cache=True, nogil=True)(draw_uniforms)
     return kernel
