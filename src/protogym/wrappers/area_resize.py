@@ -51,6 +51,8 @@ class AreaResize:
                 # values farther than this from a rounding tie round the same either way.
                 slots = self._rows.shape[1] + self._cols.shape[1] + 3
                 self._slack = 1e-6 * 255 * slots
+                self._denominator = rows.denominator * cols.denominator
+                self._sum_dtype = np.min_scalar_type(255 * self._denominator)
         else:
             self._rows, self._row_weights = _band(_area_weights(in_hw[0], out_hw[0]))
             self._cols, self._col_weights = _band(_area_weights(in_hw[1], out_hw[1]))
@@ -68,8 +70,7 @@ class AreaResize:
     ) -> NDArray[np.uint8]:
         # Every slot at once: one gather, one multiply and one sum per side (the sums are
         # exact, so their order is free), in the narrowest integer type that holds them.
-        denominator = rows.denominator * cols.denominator
-        dtype = np.min_scalar_type(255 * denominator)
+        denominator, dtype = self._denominator, self._sum_dtype
         out_h, out_w = self._out_hw
         gathered = image[rows.flat_index].reshape(rows.slots, out_h, *image.shape[1:])
         weighted = np.multiply(gathered, rows.weights_for(dtype, image.ndim - 1), dtype=dtype)

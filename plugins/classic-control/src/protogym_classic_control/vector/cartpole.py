@@ -108,7 +108,8 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._compiled_step = compiled_step
         self.kernel: Kernel = "numpy" if compiled_step is None else "numba"
         # With numba, each sub-env's generator state, advanced by compiled code.
-        self._streams = np.zeros((4, num_envs), dtype=np.uint64)
+        streams = num_envs if compiled_step is not None else 0
+        self._streams = np.zeros((4, streams), dtype=np.uint64)
         self._compiled_draw = None if compiled_step is None else compiled_draw()
         self._compiled_next_step = (
             compiled_next_step()
