@@ -23,7 +23,7 @@ from protogym.core import (
 from protogym.spaces.space import Space
 
 if TYPE_CHECKING:
-    from protogym import error, spaces, vector, wrappers
+    from protogym import error, logger, spaces, vector, wrappers
     from protogym.checker import check_env
     from protogym.registration import (
         EnvSpec,
@@ -55,7 +55,16 @@ _LAZY: dict[str, str] = {
     "wrap": "protogym.registration",
     "check_env": "protogym.checker",
 }
-_SUBMODULES = {"error", "spaces", "vector", "wrappers", "registration", "utils", "compat"}
+_SUBMODULES = {
+    "error",
+    "logger",
+    "spaces",
+    "vector",
+    "wrappers",
+    "registration",
+    "utils",
+    "compat",
+}
 
 __all__ = [
     "ActType",
@@ -73,6 +82,7 @@ __all__ = [
     "check_env",
     "error",
     "hookimpl",
+    "logger",
     "make",
     "make_vec",
     "pprint_registry",
