@@ -1,0 +1,56 @@
+"""Reward terms the MuJoCo envs share, as pure functions of arrays.
+
+Every function takes the arrays of one env (an action of shape (nu,), `cfrc_ext` of shape
+(nbody, 6), ...) or of a batch of envs with a leading axis ((n, nu), (n, nbody, 6), ...), and
+a row of a batch gives the same bits as that env alone: the operations are elementwise, and
+sums run over the last axis only, where numpy adds a contiguous row in the same order
+whatever comes before it (tests/test_mujoco_terms.py checks this). The envs' own modules hold
+their observations and the rest of their rewards, written the same way, so that a vector env
+can compute a whole batch in numpy with the single env's arithmetic.
+
+Gymnasium's arithmetic is kept operation by operation: a control cost is summed in the
+action's own dtype (float32 for float32 actions, then multiplied by a Python float, which
+keeps float32), and lengths are square roots of numpy's dot product (`np.linalg.norm`'s way),
+which `np.vecdot` computes the same way row by row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["clip", "control_cost", "norm", "planar_velocity", "squared_sum"]
+
+_square = np.square
+_add = np.add.reduce
+_vecdot = np.vecdot
+_sqrt = np.sqrt
+_minimum = np.minimum
+_maximum = np.maximum
+
+
+def squared_sum(values: Any) -> Any:
+    """The sum of squares over the last axis, in the values' dtype."""
+    return _add(_square(values), -1)
+
+
+def control_cost(action: Any, weight: float) -> Any:
+    """`weight` times the sum of the squared controls: Gymnasium's control cost."""
+    return weight * _add(_square(action), -1)
+
+
+def clip(values: NDArray[np.float64], low: float, high: float) -> NDArray[np.float64]:
+    """`np.clip(values, low, high)`, elementwise and without np.clip's Python overhead."""
+    return _minimum(_maximum(values, low), high)
+
+
+def norm(vector: NDArray[np.float64]) -> Any:
+    """The Euclidean length over the last axis, computed as `np.linalg.norm` computes it."""
+    return _sqrt(_vecdot(vector, vector))
+
+
+def planar_velocity(before: Any, after: Any, dt: float) -> Any:
+    """Velocity from two positions `dt` seconds apart."""
+    return (after - before) / dt
