@@ -544,13 +544,15 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             for index, (obs_space, act_space) in enumerate(spaces):
                 if obs_space != self.single_observation_space:
                     raise ValueError(
-                        f"sub-env {index} has observation space {obs_space}, but sub-env 0 has "
-                        f"{self.single_observation_space}; every sub-env needs the same spaces"
+                        f"sub-env {index} has observation space {obs_space}, but env_fns[0]() "
+                        f"built here to read the spaces has {self.single_observation_space}; "
+                        "every sub-env needs the same spaces"
                     )
                 if act_space != self.single_action_space:
                     raise ValueError(
-                        f"sub-env {index} has action space {act_space}, but sub-env 0 has "
-                        f"{self.single_action_space}; every sub-env needs the same spaces"
+                        f"sub-env {index} has action space {act_space}, but env_fns[0]() "
+                        f"built here to read the spaces has {self.single_action_space}; "
+                        "every sub-env needs the same spaces"
                     )
         except BaseException:
             self._shutdown(terminate=True)
@@ -769,7 +771,12 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     def _collect_obs(self, obs_by_index: dict[int, Any]) -> None:
         """Fold pickled observations (spaces not in shared memory) into the batch."""
-        rows = list(iterate(self.observation_space, self._observations))
+        if len(obs_by_index) == self.num_envs:
+            # Every row is new: the old batch may be the empty template, which for a custom
+            # space (no array form) is None and cannot be iterated.
+            rows = [None] * self.num_envs
+        else:
+            rows = list(iterate(self.observation_space, self._observations))
         for index, obs in obs_by_index.items():
             rows[index] = obs
         self._observations = concatenate(self.single_observation_space, rows,
