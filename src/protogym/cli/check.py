@@ -1,19 +1,19 @@
 """`protogym check <id | module:Class>`: run `check_env` and print the report as a table.
 
 The exit code is 1 when a contract error (``PG1xx``) fired, else 0, so the command can gate
-a CI job. A registered id is built with `protogym.make` (the report then covers the made
-env); ``module:Class`` names a class (or factory) that is called with no arguments, or an
-env object.
+a CI job. An id, in any form `make` takes (``gymnasium:PKG:ID`` included), is built with
+`protogym.make` (the report then covers the made env); only a target that is no id is read
+as ``module:Class``: a class (or factory) that is called with no arguments, or an env object.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from typing import Any, TextIO
 
 from protogym.checker.report import CheckReport, ContractError
+from protogym.cli.targets import TargetError, find_spec, load_env
 
 __all__ = ["add_parser", "load_target", "print_rules", "render_report", "run_check"]
 
@@ -28,7 +28,8 @@ def add_parser(subparsers: Any) -> None:
                     "error fired.",
     )
     parser.add_argument("target", nargs="?",
-                        help="a registered env id, or module:Class / module:factory")
+                        help="an env id (CartPole-v1, gymnasium:ale_py:ALE/Pong-v5), or "
+                             "module:Class / module:factory")
     parser.add_argument("--render", action="store_true",
                         help="also check rendering (the env's mode and every declared mode)")
     parser.add_argument("--vector", type=int, metavar="N",
@@ -42,24 +43,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def load_target(target: str) -> Any:
-    """The env to check: `make(target)` for an id, else the object `module:attr` names."""
-    if ":" not in target:
-        import protogym
-
-        return protogym.make(target)
-    module_name, _, attr = target.partition(":")
+    """The env to check: `make(target)` for an id in any form `make` takes (tried first), else
+    the object ``module:attr`` names (a class or factory is called with no arguments)."""
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise SystemExit(f"protogym check: cannot import {module_name!r}: {exc}") from None
-    try:
-        obj: Any = getattr(module, attr)
-    except AttributeError:
-        raise SystemExit(f"protogym check: module {module_name!r} has no attribute "
-                         f"{attr!r}") from None
-    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "step")):
-        return obj()  # a class or a factory; an env object is checked as it is
-    return obj
+        return load_env(target)
+    except TargetError as error:
+        raise SystemExit(f"protogym check: {error}") from None
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -72,7 +61,7 @@ def run_check(args: argparse.Namespace) -> int:
     from protogym.checker import check_env, check_vector_env
 
     if args.vector is not None:
-        if ":" in args.target or args.vector < 1:
+        if args.vector < 1 or find_spec(args.target)[0] is None:
             raise SystemExit("protogym check: --vector N takes a registered id and N >= 1")
         import protogym
 

@@ -17,7 +17,10 @@ def add_parser(subparsers: Any) -> None:
             "says turn_based step once per key press; others run in real time."
         ),
     )
-    parser.add_argument("env_id", help="a registered id, e.g. FrozenLake-v1")
+    parser.add_argument(
+        "env_id", metavar="ID",
+        help="an env id (FrozenLake-v1, gymnasium:ale_py:ALE/Pong-v5) or module:Class",
+    )
     parser.add_argument(
         "--fps",
         type=_positive_float,
@@ -56,13 +59,12 @@ def _positive_float(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    import protogym
-    from protogym.error import Error
+    from protogym.cli.targets import TargetError, load_env
     from protogym.utils.play import MissingKeysToAction, play
 
     try:
-        env = protogym.make(args.env_id, render_mode="rgb_array")
-    except (Error, ValueError) as exc:
+        env = load_env(args.env_id, render_mode="rgb_array")
+    except TargetError as exc:
         print(f"protogym play: {exc}", file=sys.stderr)
         return 2
     wait = args.wait_on_player

@@ -31,7 +31,9 @@ def add_parser(subparsers: Any) -> None:
         description="Make ENV_ID with render_mode='rgb_array', play random actions and write "
         "one mp4 per episode to DIR (needs the video extra: pip install protogym[video]).",
     )
-    parser.add_argument("env_id", metavar="ENV_ID", help="a registered environment id")
+    parser.add_argument("env_id", metavar="ENV_ID",
+                        help="an env id (CartPole-v1, gymnasium:ale_py:ALE/Pong-v5) or "
+                             "module:Class")
     parser.add_argument("--episodes", type=_positive_int, default=1, metavar="N",
                         help="number of episodes to record (default 1)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the videos")
@@ -46,18 +48,19 @@ def add_parser(subparsers: Any) -> None:
 
 def run_record(args: argparse.Namespace) -> int:
     """Record `args.episodes` episodes; 0 on success, 1 if the env cannot be recorded."""
-    import protogym
-    from protogym.error import Error
+    from protogym.cli.targets import TargetError, load_env
     from protogym.wrappers.rendering import RecordVideo
 
     try:
-        env: Any = protogym.make(
-            args.env_id, render_mode="rgb_array", max_episode_steps=args.max_steps
-        )
-    except (Error, ValueError, TypeError) as exc:
-        print(f"protogym record: cannot make {args.env_id!r}: {exc}", file=sys.stderr)
+        env: Any = load_env(args.env_id, render_mode="rgb_array",
+                            max_episode_steps=args.max_steps)
+    except TargetError as exc:
+        text = str(exc)
+        if not text.startswith("cannot make"):
+            text = f"cannot make {args.env_id!r}: {text}"
+        print(f"protogym record: {text}", file=sys.stderr)
         return 1
-    prefix = args.env_id.replace("/", "_")
+    prefix = args.env_id.replace("/", "_").replace(":", "_")
     try:
         recorder = RecordVideo(env, args.out, episode_trigger=lambda _: True,
                                name_prefix=prefix, fps=args.fps)
