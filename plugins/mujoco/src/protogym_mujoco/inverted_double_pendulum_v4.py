@@ -18,6 +18,7 @@ from protogym_mujoco.inverted_double_pendulum_v5 import (
     observation,
     penalties,
 )
+from protogym_mujoco.keys import Keys, one_axis
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, RENDER_MODES, Action, MujocoEnv, Observation
 
 __all__ = ["InvertedDoublePendulumEnv"]
@@ -71,6 +72,10 @@ class InvertedDoublePendulumEnv(MujocoEnv):
         if self.render_mode == "human":
             self.render()
         return obs, reward, ended, False, {}
+
+    def get_keys_to_action(self) -> Keys:
+        """`protogym play`: the arrows push the cart with the full force of 1."""
+        return one_axis(1.0)
 
     def _get_obs(self) -> Observation:
         data = self.data

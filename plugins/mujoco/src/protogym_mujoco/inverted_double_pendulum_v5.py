@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.spaces import Box
+from protogym_mujoco.keys import Keys, one_axis
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
 from protogym_mujoco.terms import clip
 
@@ -122,6 +123,10 @@ class InvertedDoublePendulumEnv(MujocoEnv):
         if self.render_mode == "human":
             self.render()
         return obs, reward, ended, False, info
+
+    def get_keys_to_action(self) -> Keys:
+        """`protogym play`: the arrows push the cart with the full force of 1."""
+        return one_axis(1.0)
 
     def _get_obs(self) -> Observation:
         return observation(self._qpos, self._qvel, self.data.qfrc_constraint)

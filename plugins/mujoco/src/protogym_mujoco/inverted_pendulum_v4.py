@@ -12,6 +12,7 @@ import numpy as np
 
 from protogym.spaces import Box
 from protogym_mujoco.inverted_pendulum_v5 import DEFAULT_CAMERA_CONFIG, observation, terminated
+from protogym_mujoco.keys import Keys, one_axis
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, RENDER_MODES, Action, MujocoEnv, Observation
 
 __all__ = ["InvertedPendulumEnv"]
@@ -61,6 +62,10 @@ class InvertedPendulumEnv(MujocoEnv):
         if self.render_mode == "human":
             self.render()
         return obs, 1.0, ended, False, {}
+
+    def get_keys_to_action(self) -> Keys:
+        """`protogym play`: the arrows push the cart with the full force of 3."""
+        return one_axis(3.0)
 
     def _get_obs(self) -> Observation:
         return observation(self._qpos, self._qvel)

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.spaces import Box
+from protogym_mujoco.keys import Keys, one_axis
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
 
 __all__ = ["DEFAULT_CAMERA_CONFIG", "InvertedPendulumEnv", "observation", "terminated"]
@@ -83,6 +84,10 @@ class InvertedPendulumEnv(MujocoEnv):
         if self.render_mode == "human":
             self.render()
         return obs, reward, ended, False, {"reward_survive": reward}
+
+    def get_keys_to_action(self) -> Keys:
+        """`protogym play`: the arrows push the cart with the full force of 3."""
+        return one_axis(3.0)
 
     def _get_obs(self) -> Observation:
         return observation(self._qpos, self._qvel)

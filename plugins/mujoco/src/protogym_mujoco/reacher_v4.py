@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from protogym.spaces import Box
+from protogym_mujoco.keys import Keys, two_axes
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, RENDER_MODES, Action, MujocoEnv, Observation
 from protogym_mujoco.reacher_v5 import DEFAULT_CAMERA_CONFIG, observation
 from protogym_mujoco.terms import norm, squared_sum
@@ -66,6 +67,10 @@ class ReacherEnv(MujocoEnv):
             self.render()
         obs = self._get_obs()
         return obs, reward, False, False, {"reward_dist": reward_dist, "reward_ctrl": reward_ctrl}
+
+    def get_keys_to_action(self) -> Keys:
+        """`protogym play`: left/right turn the shoulder, down/up the elbow."""
+        return two_axes(1.0, 1.0)
 
     def _get_obs(self) -> Observation:
         return observation(self._qpos, self._qvel, self._fingertip, self._target, offset_axes=3)

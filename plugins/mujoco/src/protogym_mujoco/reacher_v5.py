@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.spaces import Box
+from protogym_mujoco.keys import Keys, two_axes
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
 from protogym_mujoco.terms import norm, squared_sum
 
@@ -113,6 +114,10 @@ class ReacherEnv(MujocoEnv):
         if self.render_mode == "human":
             self.render()
         return obs, reward, False, False, {"reward_dist": reward_dist, "reward_ctrl": reward_ctrl}
+
+    def get_keys_to_action(self) -> Keys:
+        """`protogym play`: left/right turn the shoulder, down/up the elbow."""
+        return two_axes(1.0, 1.0)
 
     def _get_obs(self) -> Observation:
         return observation(self._qpos, self._qvel, self._fingertip, self._target)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from protogym.spaces import Box
+from protogym_mujoco.keys import Keys, two_axes
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, RENDER_MODES, Action, MujocoEnv, Observation
 from protogym_mujoco.swimmer_v5 import observation, rewards
 from protogym_mujoco.terms import control_cost, norm
@@ -91,6 +92,10 @@ class SwimmerEnv(MujocoEnv):
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), reward, False, False, info
+
+    def get_keys_to_action(self) -> Keys:
+        """`protogym play`: left/right turn the first rotor, down/up the second."""
+        return two_axes(1.0, 1.0)
 
     def _get_obs(self) -> Observation:
         return observation(self._qpos, self._qvel, self._exclude_current_positions_from_observation)
