@@ -12,8 +12,8 @@ healthy, minus `ctrl_cost_weight * sum(ctrl**2)` and `contact_cost_weight * sum(
 `healthy_z_range` (open); unhealthy ends the episode when `terminate_when_unhealthy`.
 `Humanoid-v5` truncates at 1000 steps.
 
-The control cost reads the controls MuJoCo was given (float64, and zeroed by MuJoCo when one
-is NaN or huge), as Gymnasium's does, not the action.
+The control cost reads the controls MuJoCo was given (float64), as Gymnasium's does, not the
+float32 action.
 """
 
 from __future__ import annotations
