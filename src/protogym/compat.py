@@ -77,16 +77,20 @@ class LegacyEnv(Protocol[_ObsT_co, _ActT]):
     def close(self) -> None: ...
 
 
-def convert_to_done_step_api(step_returns: tuple[Any, ...]) -> tuple[Any, ...]:
+def convert_to_done_step_api(
+    step_returns: tuple[Any, ...], is_vector_env: bool = False
+) -> tuple[Any, ...]:
     """A 5-tuple step result as the legacy 4-tuple (a 4-tuple is returned unchanged).
 
-    Works for a single env (bools) and for a vector env (bool arrays, infos of arrays with
-    `_key` masks).
+    For a vector env (`is_vector_env`, or flags that are arrays with an axis) the flags are
+    arrays and the info is either a dict of arrays, which gets one
+    ``"TimeLimit.truncated"`` array when any sub-env ended, or a list of per-env dicts, each
+    of which gets the key when its sub-env ended.
     """
     if len(step_returns) == 4:
         return step_returns
     obs, reward, terminated, truncated, info = _five(step_returns)
-    if isinstance(terminated, bool | int) and not hasattr(terminated, "shape"):
+    if not (is_vector_env or _is_batch(terminated)):
         done = bool(terminated) or bool(truncated)
         if done:
             info = {**info, TRUNCATED_KEY: bool(truncated) and not bool(terminated)}
@@ -96,19 +100,28 @@ def convert_to_done_step_api(step_returns: tuple[Any, ...]) -> tuple[Any, ...]:
     terminated_a = np.asarray(terminated, dtype=bool)
     truncated_a = np.asarray(truncated, dtype=bool)
     done_a = terminated_a | truncated_a
-    if done_a.any():
-        info = {
-            **info,
-            TRUNCATED_KEY: truncated_a & ~terminated_a,
-            f"_{TRUNCATED_KEY}": done_a,
-        }
+    if isinstance(info, list):
+        info = [
+            {**sub_info, TRUNCATED_KEY: bool(cut) and not bool(ended)} if ended or cut
+            else sub_info
+            for sub_info, ended, cut in zip(info, terminated_a, truncated_a, strict=True)
+        ]
+    elif isinstance(info, Mapping):
+        if done_a.any():
+            info = {**info, TRUNCATED_KEY: truncated_a & ~terminated_a}
+    else:
+        raise TypeError(_vector_info_error(info))
     return obs, reward, done_a, info
 
 
 def convert_to_terminated_truncated_step_api(
-    step_returns: tuple[Any, ...],
+    step_returns: tuple[Any, ...], is_vector_env: bool = False
 ) -> tuple[Any, ...]:
-    """A legacy 4-tuple step result as the 5-tuple (a 5-tuple is returned unchanged)."""
+    """A legacy 4-tuple step result as the 5-tuple (a 5-tuple is returned unchanged).
+
+    For a vector env (`is_vector_env`, or a `done` array with an axis) the info is a dict of
+    arrays or a list of per-env dicts, as `convert_to_done_step_api` makes them.
+    """
     if len(step_returns) == 5:
         return step_returns
     if len(step_returns) != 4:
@@ -117,35 +130,59 @@ def convert_to_terminated_truncated_step_api(
             f"{step_returns!r}"
         )
     obs, reward, done, info = step_returns
-    if not isinstance(info, Mapping):
-        raise TypeError(f"the info of a legacy step must be a dict, got {type(info).__name__}")
-    if isinstance(done, bool | int) and not hasattr(done, "shape"):
+    if not (is_vector_env or _is_batch(done)):
+        if not isinstance(info, Mapping):
+            raise TypeError(
+                f"the info of a legacy step must be a dict, got {type(info).__name__}"
+            )
         truncated = bool(done) and bool(info.get(TRUNCATED_KEY, False))
         terminated = bool(done) and not truncated
-        if TRUNCATED_KEY in info:
-            info = {key: value for key, value in info.items() if key != TRUNCATED_KEY}
-        return obs, reward, terminated, truncated, dict(info)
+        return obs, reward, terminated, truncated, _without_flag(info)
     import numpy as np
 
     done_a = np.asarray(done, dtype=bool)
-    flag = info.get(TRUNCATED_KEY)
-    truncated_a = done_a & (
-        np.zeros_like(done_a) if flag is None else np.asarray(flag, dtype=bool)
-    )
-    info = {k: v for k, v in info.items() if k not in (TRUNCATED_KEY, f"_{TRUNCATED_KEY}")}
+    if isinstance(info, list):
+        flags = np.array([bool(sub.get(TRUNCATED_KEY, False)) for sub in info], dtype=bool)
+        info = [_without_flag(sub) for sub in info]
+    elif isinstance(info, Mapping):
+        flag = info.get(TRUNCATED_KEY)
+        flags = np.zeros_like(done_a) if flag is None else np.asarray(flag, dtype=bool)
+        info = {k: v for k, v in info.items() if k not in (TRUNCATED_KEY, f"_{TRUNCATED_KEY}")}
+    else:
+        raise TypeError(_vector_info_error(info))
+    truncated_a = done_a & flags
     return obs, reward, done_a & ~truncated_a, truncated_a, info
 
 
 def step_api_compatibility(
-    step_returns: tuple[Any, ...], output_truncation_bool: bool = True
+    step_returns: tuple[Any, ...],
+    output_truncation_bool: bool = True,
+    is_vector_env: bool = False,
 ) -> tuple[Any, ...]:
-    """Convert a step result of either API to the one asked for."""
+    """Convert a step result of either API to the one asked for: the 5-tuple when
+    `output_truncation_bool`, else the legacy 4-tuple."""
     if output_truncation_bool:
-        return convert_to_terminated_truncated_step_api(step_returns)
-    return convert_to_done_step_api(step_returns)
+        return convert_to_terminated_truncated_step_api(step_returns, is_vector_env)
+    return convert_to_done_step_api(step_returns, is_vector_env)
 
 
-def _five(step_returns: tuple[Any, ...]) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+def _is_batch(flag: object) -> bool:
+    """Whether a flag is one per sub-env (an array with an axis), not one bool."""
+    return getattr(flag, "ndim", 0) > 0
+
+
+def _without_flag(info: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in info.items() if key != TRUNCATED_KEY}
+
+
+def _vector_info_error(info: object) -> str:
+    return (
+        "the info of a vector step must be a dict of arrays or a list of per-env dicts, "
+        f"got {type(info).__name__}"
+    )
+
+
+def _five(step_returns: tuple[Any, ...]) -> tuple[Any, Any, Any, Any, Any]:
     if len(step_returns) != 5:
         raise ValueError(
             f"a step result has 5 values (obs, reward, terminated, truncated, info), got "
@@ -225,6 +262,11 @@ class LegacyEnvAdapter(Env[ObsType, ActType]):
             result
         )
         return obs, reward, terminated, truncated, info
+
+    @property
+    def unwrapped(self) -> Any:
+        """The old-API env itself, as for a wrapper."""
+        return getattr(self.env, "unwrapped", self.env)
 
     def render(self) -> Any:
         if self._render_takes_mode and self.render_mode is not None:

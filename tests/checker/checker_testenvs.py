@@ -59,6 +59,12 @@ FAULTS: dict[str, str] = {
     "PG302": "an unbounded Box observation space",
 }
 
+VARIANT_FAULTS: dict[str, str] = {
+    "PG112reset": "reset() returns a list as info",
+    "PG133steps": "step() returns the same array every time (reset() a fresh one)",
+}
+"""Faults that break a rule in another place than its `FAULTS` entry does."""
+
 
 _METADATA: dict[str, Any] = {"render_modes": ["rgb_array", "ansi"], "render_fps": 30}
 
@@ -74,8 +80,10 @@ class _Corridor:
     def __init__(
         self, render_mode: str | None = None, fault: str = "", numpy_types: bool = False
     ) -> None:
-        if fault and fault not in FAULTS:
-            raise ValueError(f"unknown fault {fault!r}; choose one of {sorted(FAULTS)}")
+        if fault and fault not in FAULTS and fault not in VARIANT_FAULTS:
+            raise ValueError(
+                f"unknown fault {fault!r}; choose one of {sorted(FAULTS | VARIANT_FAULTS)}"
+            )
         self.fault = fault
         self.numpy_types = numpy_types
         self.render_mode = render_mode
@@ -148,6 +156,8 @@ class _Corridor:
             return obs  # type: ignore[no-any-return]
         if self.fault == "PG111":
             return obs, {}, {}  # type: ignore[return-value]
+        if self.fault == "PG112reset":  # the info of reset, not step, is a list
+            return obs, [self._position]  # type: ignore[return-value]
         return obs, {"start": self._position}
 
     def _reset_without_seed(self) -> tuple[Obs, dict[str, Any]]:
@@ -195,6 +205,9 @@ class _Corridor:
             info = [self._position]
         elif fault == "PG211":
             info["TimeLimit.truncated"] = False
+        elif fault == "PG133steps":  # the steps, not the reset, share one array
+            self._buffer[:] = obs
+            obs = self._buffer
         if self.numpy_types:  # numpy scalars are as good as Python ones
             numpy_result = obs, np.float32(reward), np.bool_(terminated), np.bool_(truncated), info
             return numpy_result  # type: ignore[return-value]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import protogym
-from protogym.checker import CheckerWarning, ContractError, check_env
+from protogym.checker import CheckerDeprecationWarning, CheckerWarning, ContractError, check_env
 from protogym.spaces import Discrete
 from protogym.wrappers.env_checker import PassiveEnvChecker
 from tests.checker.checker_testenvs import FLAVOURS, NoStep, register_corridors
@@ -48,13 +48,17 @@ def test_checker_passive_rebinds_to_the_inner_methods_after_first_use(flavour: s
     env = checked(flavour, render_mode="ansi")
     inner = env.env
     assert "reset" not in vars(env) and "step" not in vars(env)
+    assert (env.checked_reset, env.checked_step, env.checked_render) == (False, False, False)
     env.reset(seed=0)
     assert vars(env)["reset"] == inner.reset
-    assert "step" not in vars(env)
+    assert env.checked_reset and "step" not in vars(env)
+    env.step(1)  # checked; kept to compare with the second step's data
+    assert env.checked_step and "step" not in vars(env)
     env.step(1)
     assert vars(env)["step"] == inner.step
     env.render()
     assert vars(env)["render"] == inner.render
+    assert env.checked_render
     # Outer wrappers that look up `env.step` now get the inner env's bound method.
     assert env.step.__self__ is inner  # type: ignore[attr-defined]
 
@@ -88,16 +92,29 @@ def test_checker_passive_not_an_env() -> None:
         PassiveEnvChecker(NoStep())  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("fault", ["PG110", "PG111", "PG103"])
-def test_checker_passive_reset_errors(flavour: str, fault: str) -> None:
+def test_checker_passive_reset_signature_is_a_deprecation_warning(flavour: str) -> None:
+    env = checked(flavour, fault="PG103")
+    with pytest.warns(CheckerDeprecationWarning, match="^PG103 reset-signature: reset\\(\\) "
+                      "does not accept 'seed' or 'options'"):
+        env.reset()
+    assert issubclass(CheckerDeprecationWarning, DeprecationWarning)
+
+
+@pytest.mark.parametrize("fault", ["PG110", "PG111"])
+def test_checker_passive_reset_result_warns_as_in_gymnasium(flavour: str, fault: str) -> None:
     env = checked(flavour, fault=fault)
+    with pytest.warns(CheckerWarning, match=f"^{fault} "):
+        env.reset()
+
+
+def test_checker_passive_reset_info_not_a_dict_raises(flavour: str) -> None:
+    env = checked(flavour, fault="PG112reset")
     with pytest.raises(ContractError) as info:
         env.reset()
-    assert info.value.report.ids == [fault]
+    assert info.value.report.ids == ["PG112"]
 
 
-@pytest.mark.parametrize("fault", ["PG112", "PG113", "PG120", "PG121", "PG122", "PG123",
-                                   "PG133"])
+@pytest.mark.parametrize("fault", ["PG112", "PG121"])
 def test_checker_passive_first_step_errors(flavour: str, fault: str) -> None:
     env = checked(flavour, fault=fault)
     env.reset(seed=1)
@@ -107,7 +124,8 @@ def test_checker_passive_first_step_errors(flavour: str, fault: str) -> None:
     env.step(1)  # only the first step is checked
 
 
-@pytest.mark.parametrize("fault", ["PG201", "PG210", "PG211"])
+@pytest.mark.parametrize("fault", ["PG113", "PG120", "PG122", "PG123", "PG133", "PG201",
+                                   "PG210", "PG211"])
 def test_checker_passive_first_step_warnings(flavour: str, fault: str) -> None:
     env = checked(flavour, fault=fault)
     with warnings.catch_warnings(record=True) as caught:
@@ -115,9 +133,22 @@ def test_checker_passive_first_step_warnings(flavour: str, fault: str) -> None:
         env.reset(seed=1)
         env.step(1)
         env.step(1)
+        env.step(1)
     warned = [str(w.message).split()[0] for w in caught]
-    assert fault in warned
-    assert set(warned) == {fault}
+    assert set(warned) == {fault}, "this rule and nothing else"
+    assert len(warned) <= 2, "reset, the first step and its follower only"
+    expected = CheckerDeprecationWarning if fault == "PG120" else CheckerWarning
+    assert {w.category for w in caught} == {expected}
+
+
+def test_checker_passive_data_shared_by_the_first_two_steps(flavour: str) -> None:
+    env = checked(flavour, fault="PG133steps")
+    env.reset(seed=1)
+    env.step(1)
+    with pytest.warns(CheckerWarning, match="^PG133 data-reused: The observations returned by "
+                      "step\\(\\) and the following step\\(\\) share an object"):
+        env.step(1)
+    env.step(1)  # checked no more
 
 
 def test_checker_passive_numpy_bools_are_fine(flavour: str) -> None:
@@ -141,7 +172,7 @@ def test_checker_passive_action_outside_space_names_space_and_value(flavour: str
     )
 
 
-@pytest.mark.parametrize("fault", ["PG140", "PG141", "PG142"])
+@pytest.mark.parametrize("fault", ["PG140", "PG141"])
 def test_checker_passive_first_render_errors(flavour: str, fault: str) -> None:
     env = checked(flavour, render_mode="rgb_array", fault=fault)
     env.reset(seed=0)
@@ -150,7 +181,7 @@ def test_checker_passive_first_render_errors(flavour: str, fault: str) -> None:
     assert info.value.report.ids == [fault]
 
 
-@pytest.mark.parametrize("fault", ["PG240", "PG241", "PG242"])
+@pytest.mark.parametrize("fault", ["PG142", "PG240", "PG241", "PG242"])
 def test_checker_passive_first_render_warnings(flavour: str, fault: str) -> None:
     env = checked(flavour, render_mode="rgb_array", fault=fault)
     env.reset(seed=0)

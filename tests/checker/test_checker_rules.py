@@ -15,6 +15,7 @@ import pytest
 import protogym
 from protogym.checker import (
     RULES,
+    CheckerDeprecationWarning,
     CheckerWarning,
     CheckReport,
     ContractError,
@@ -312,9 +313,13 @@ def test_checker_gymnasium_envs_are_checked_structurally(env_id: str) -> None:
 
 
 def test_checker_legacy_env_bare_reports_both_legacy_shapes() -> None:
-    with pytest.raises(ContractError) as info, pytest.warns(CheckerWarning, match="^PG203 "):
-        check_env(LegacyCorridor())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ContractError) as info:
+            check_env(LegacyCorridor())
+    assert caught == [], "a raised report is not also warned"
     assert info.value.report.ids == ["PG203", "PG103", "PG110", "PG120"]
+    assert "  and warns:\n  PG203 seed-method: LegacyCorridor defines seed()." in str(info.value)
     signature, reset, step = (r.message for r in info.value.report.errors)
     assert signature == "reset() does not accept 'seed' or 'options'."
     assert reset.startswith("reset() returned only an observation, array([")
@@ -324,13 +329,19 @@ def test_checker_legacy_env_bare_reports_both_legacy_shapes() -> None:
     )
 
 
-def test_checker_legacy_env_made_without_api_done_fails_on_first_reset() -> None:
-    with pytest.warns(CheckerWarning, match="^PG203 "):
-        env = protogym.make(register_legacy_corridors()[0])
-        with pytest.raises(ContractError) as info:
-            env.reset()
-    assert info.value.report.ids == ["PG203", "PG103", "PG110"]
-    assert 'register(..., api="done")' in info.value.report.errors[1].fix
+def test_checker_legacy_env_made_without_api_done_warns_on_first_reset() -> None:
+    env = protogym.make(register_legacy_corridors()[0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        obs = env.reset()
+    # The passive checker warns, as Gymnasium's does; the fix names the way out.
+    assert isinstance(obs, np.ndarray)
+    assert [(w.category, str(w.message).split()[0]) for w in caught] == [
+        (CheckerWarning, "PG203"),
+        (CheckerDeprecationWarning, "PG103"),
+        (CheckerWarning, "PG110"),
+    ]
+    assert 'register(..., api="done")' in str(caught[2].message)
 
 
 def test_checker_legacy_env_made_with_api_done_is_clean() -> None:
@@ -392,7 +403,10 @@ def _first_party_ids(per_plugin: int = 12) -> list[str]:
 def test_checker_registered_plugin_envs_have_no_errors_or_warnings(env_id: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        env = protogym.make(env_id)
+        try:
+            env = protogym.make(env_id)
+        except protogym.error.DependencyNotInstalled as missing:
+            pytest.skip(str(missing))  # e.g. MuJoCo's retired mujoco-py ids
         report = check_env(env)
     assert [str(w.message) for w in caught if w.category is CheckerWarning] == []
     assert report.errors == [] and report.warnings == []

@@ -13,10 +13,11 @@ check runs, as its findings would only repeat these. Nothing is replaced or re-w
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 from collections.abc import Callable, Collection, Mapping
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -24,7 +25,16 @@ from protogym.checker import passive
 from protogym.checker.report import _PASSIVE_MUTED, CheckReport, Findings, validate_skip
 from protogym.core import Env
 
-__all__ = ["check_env", "data_equal"]
+__all__ = [
+    "StopChecks",
+    "check_data_reuse",
+    "check_env",
+    "check_reset_seeding",
+    "check_step_determinism",
+    "data_equal",
+    "env_factory",
+    "run_checks",
+]
 
 _T = TypeVar("_T")
 _SEED = 123
@@ -32,8 +42,8 @@ _OTHER_SEED = 456
 _ACTION_SAMPLES = 10
 
 
-class _StopChecksError(Exception):
-    """A finding that leaves nothing further to check; `check_env` catches it."""
+class StopChecks(Exception):  # noqa: N818 - a signal, not an error
+    """A finding that leaves nothing further to check; `run_checks` catches it."""
 
 
 def check_env(
@@ -55,15 +65,22 @@ def check_env(
     from the spec is closed twice. The env is reset and stepped with seeds 123 and 456.
     """
     findings = Findings(describe(env), validate_skip(skip))
+    run_checks(findings, lambda f: _run(env, f, skip_render_check=skip_render_check,
+                                        skip_close_check=skip_close_check))
+    return findings.emit(warn=warn)
+
+
+def run_checks(findings: Findings, checks: Callable[[Findings], object]) -> Findings:
+    """Run `checks` into `findings` with any `PassiveEnvChecker` muted, stopping quietly at
+    `StopChecks`; the caller emits. Gymnasium's single-check entry points use this too."""
     token = _PASSIVE_MUTED.set(True)
     try:
-        _run(env, findings, skip_render_check=skip_render_check,
-             skip_close_check=skip_close_check)
-    except _StopChecksError:
+        checks(findings)
+    except StopChecks:
         pass
     finally:
         _PASSIVE_MUTED.reset(token)
-    return findings.emit(warn=warn)
+    return findings
 
 
 def describe(env: object) -> str:
@@ -135,7 +152,7 @@ def contract_layer(env: Any) -> tuple[Any, list[str]]:
 
 def _run(env: Any, f: Findings, *, skip_render_check: bool, skip_close_check: bool) -> None:
     if not passive.check_env_members(env, f):
-        raise _StopChecksError
+        raise StopChecks
     env, looked_through = contract_layer(env)
     if looked_through:
         f.add("PG304", f"Checked {describe(env)} through make's own wrappers only; "
@@ -144,28 +161,28 @@ def _run(env: Any, f: Findings, *, skip_render_check: bool, skip_close_check: bo
     spaces_ok = passive.check_space(action_space, "action", f, hints=True)
     spaces_ok &= passive.check_space(observation_space, "observation", f, hints=True)
     if not spaces_ok:
-        raise _StopChecksError
+        raise StopChecks
     _check_samples(action_space, "action_space", f)
     _check_samples(observation_space, "observation_space", f)
     if f.has_errors:
-        raise _StopChecksError  # the calls below sample these spaces
+        raise StopChecks  # the calls below sample these spaces
 
     signature_ok = passive.check_reset_signature(bare(env), f)
     result = _call(f, "reset()", env.reset)
     if passive.check_reset_result(result, observation_space, f) is None:
         if passive.returned_obs_only(result, observation_space):
             _probe_legacy_step(env, action_space, f)
-        raise _StopChecksError
+        raise StopChecks
     if not signature_ok:
-        raise _StopChecksError  # every check below passes seed= or options=
+        raise StopChecks  # every check below passes seed= or options=
     _call(f, "reset(options={})", lambda: env.reset(options={}))
 
     nondeterministic = bool(getattr(getattr(env, "spec", None), "nondeterministic", False))
-    _check_reset_seeding(env, f, check_values=not nondeterministic)
+    check_reset_seeding(env, f, check_values=not nondeterministic)
     _check_valid_actions(env, f)
     if not nondeterministic and not _fired(f, "PG130"):
-        _check_step_determinism(env, f)  # meaningless when the start already differs
-    _check_data_reuse(env, f)
+        check_step_determinism(env, f)  # meaningless when the start already differs
+    check_data_reuse(env, f)
     if not skip_render_check:
         _check_rendering(env, f)
     if not skip_close_check:
@@ -182,7 +199,7 @@ def _call(f: Findings, what: str, fn: Callable[[], _T]) -> _T:
         return fn()
     except Exception as exc:
         f.add("PG104", f"{what} raised {type(exc).__name__}: {exc}")
-        raise _StopChecksError from exc
+        raise StopChecks from exc
 
 
 def _seeded_copy(space: _T, seed: int) -> _T:
@@ -255,26 +272,33 @@ def _reset(env: Any, f: Findings, what: str, **kwargs: Any) -> Any:
     result = _call(f, what, lambda: env.reset(**kwargs))
     checked = passive.check_reset_result(result, env.observation_space, f, where=what)
     if checked is None:
-        raise _StopChecksError
+        raise StopChecks
     return _snapshot(checked[0])
 
 
-def _step(env: Any, f: Findings, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+def _step(
+    env: Any, f: Findings, action: Any, *, validate: bool = True
+) -> tuple[Any, Any, Any, Any, Any]:
+    """One step; the result's rules too unless `validate` is False (then only its length)."""
     try:
         result = env.step(action)
     except Exception as exc:
         f.add("PG124", f"step({passive._short(action)}) raised {type(exc).__name__}: {exc}")
-        raise _StopChecksError from exc
+        raise StopChecks from exc
+    if not validate and isinstance(result, tuple) and len(result) == 5:
+        return result
     checked = passive.check_step_result(result, env.observation_space, f)
     if checked is None:
-        raise _StopChecksError
+        raise StopChecks
     return checked
 
 
-def _check_reset_seeding(env: Any, f: Findings, *, check_values: bool) -> None:
+def check_reset_seeding(env: Any, f: Findings, *, check_values: bool) -> None:
     """PG130/PG131: reset(seed=s) gives the same start (and stream) from any state."""
     first = _reset(env, f, f"reset(seed={_SEED})", seed=_SEED)
     rng_first = _rng_state(env)
+    if rng_first is None and _explicit_subclass(env):
+        f.add("PG131", "After reset(seed=123) the env has no np_random generator.")
     following = _reset(env, f, "reset()")
     actions = _seeded_copy(env.action_space, _SEED)
     for _ in range(3):
@@ -298,9 +322,7 @@ def _check_reset_seeding(env: Any, f: Findings, *, check_values: bool) -> None:
         _compare(f, "PG130", "observation of the reset() that follows reset(seed=123)",
                  following, following_again, "on the second try")
     if rng_first is None or rng_again is None or rng_other is None or rng_third is None:
-        if _explicit_subclass(env):
-            f.add("PG131", "After reset(seed=123) the env has no np_random generator.")
-        return
+        return  # no generator to compare (PG131 above for an explicit subclass)
     if rng_first != rng_again or rng_first != rng_third:
         f.add("PG131", "reset(seed=123) twice left np_random in different states.")
     if rng_first == rng_other:
@@ -325,17 +347,22 @@ def _check_valid_actions(env: Any, f: Findings) -> None:
             _reset(env, f, "reset()")
 
 
-def _check_step_determinism(env: Any, f: Findings) -> None:
-    """PG132/PG214/PG213: the same seed and action give the same transition."""
-    action = _seeded_copy(env.action_space, _SEED).sample()
-    _reset(env, f, f"reset(seed={_SEED})", seed=_SEED)
-    first = _snapshot(_step(env, f, action))
+def check_step_determinism(
+    env: Any, f: Findings, seed: int = _SEED, *, validate: bool = True
+) -> None:
+    """PG132/PG214/PG213: the same seed and action give the same transition.
+
+    Without `validate` only determinism is judged, not whether the results are valid.
+    """
+    action = _seeded_copy(env.action_space, seed).sample()
+    _reset(env, f, f"reset(seed={seed})", seed=seed)
+    first = _snapshot(_step(env, f, action, validate=validate))
     rng_first = _rng_state(env)
-    _reset(env, f, f"reset(seed={_SEED})", seed=_SEED)
-    second = _step(env, f, action)
+    _reset(env, f, f"reset(seed={seed})", seed=seed)
+    second = _step(env, f, action, validate=validate)
     rng_second = _rng_state(env)
     for index, name in enumerate(("observation", "reward", "terminated", "truncated", "info")):
-        _compare(f, "PG132", f"{name} of step() after reset(seed=123)", first[index],
+        _compare(f, "PG132", f"{name} of step() after reset(seed={seed})", first[index],
                  second[index], "for the same action")
     if rng_first != rng_second:
         f.add("PG132", "The same seed and action left np_random in different states.")
@@ -343,18 +370,18 @@ def _check_step_determinism(env: Any, f: Findings) -> None:
         f.add("PG213", "step() returned truncated=True on the first step after reset.")
 
 
-def _check_data_reuse(env: Any, f: Findings) -> None:
+def check_data_reuse(env: Any, f: Findings, seed: int = _SEED) -> None:
     """PG133: no two calls return the same mutable observation or info."""
-    actions = _seeded_copy(env.action_space, _SEED)
+    actions = _seeded_copy(env.action_space, seed)
     calls: list[tuple[str, Any, Any]] = []
-    result = env.reset(seed=_SEED)
+    result = env.reset(seed=seed)
     calls.append(("reset() (call 1)", result[0], result[1]))
     for _ in range(2):
         obs, _, terminated, truncated, info = _step(env, f, actions.sample())
         calls.append((f"step() (call {len(calls) + 1})", obs, info))
         if terminated or truncated:
             break
-    result = env.reset(seed=_SEED)
+    result = env.reset(seed=seed)
     calls.append((f"reset() (call {len(calls) + 1})", result[0], result[1]))
     for (first, obs_1, info_1), (second, obs_2, info_2) in combinations(calls, 2):
         for what, a, b in (("observations", obs_1, obs_2), ("infos", info_1, info_2)):
@@ -371,7 +398,7 @@ def _check_rendering(env: Any, f: Findings) -> None:
     modes = env.metadata.get("render_modes")
     if not isinstance(modes, list | tuple) or not modes:
         return
-    build = _env_factory(env)
+    build = env_factory(env)
     if build is None:
         tested = "none" if env.render_mode is None else f"only {env.render_mode!r}"
         f.add("PG303", f"{describe(env)} has no spec to rebuild it with another render_mode, "
@@ -395,19 +422,40 @@ def _check_other_mode(build: Callable[..., Any], mode: str, f: Findings) -> None
         other.close()
 
 
-def _env_factory(env: Any) -> Callable[..., Any] | None:
-    """`spec.make`, to build the same env again (optionally with another render_mode).
+def env_factory(env: Any) -> Callable[..., Any] | None:
+    """A function building the same env again from its spec (keywords such as
+    ``render_mode=`` change it), or None without a spec.
 
     Without a spec the constructor's arguments are unknown, and rebuilding from the class
-    with defaults would check a different env.
+    with defaults would check a different env. A spec whose entry point names the class of
+    the very env being checked is trusted: that class is imported already, so rebuilding
+    imports nothing new (a spec read from a file is still refused by `make`).
     """
-    make = getattr(getattr(env, "spec", None), "make", None)
-    return make if callable(make) else None
+    spec = getattr(env, "spec", None)
+    build = getattr(spec, "make", None)
+    if not callable(build):
+        return None
+    from protogym.registration.env_spec import EnvSpec
+
+    # Another library's spec (Gymnasium's) is rebuilt by its own `make`.
+    if isinstance(spec, EnvSpec) and _names_class(getattr(spec, "entry_point", None),
+                                                  type(bare(env))):
+        from protogym.registration.make import make
+
+        return functools.partial(make, spec, trust_entry_points=True)
+    return cast("Callable[..., Any]", build)
+
+
+def _names_class(entry_point: object, cls: type) -> bool:
+    """Whether `entry_point` is `cls` itself or its ``"module:QualName"`` path."""
+    if entry_point is cls:
+        return True
+    return entry_point == f"{cls.__module__}:{cls.__qualname__}"
 
 
 def _check_close_twice(env: Any, f: Findings) -> None:
     """PG250 on a fresh copy of the env (the caller's env stays open)."""
-    build = _env_factory(env)
+    build = env_factory(env)
     if build is None:
         return
     other = _call(f, "building a second env to close", build)

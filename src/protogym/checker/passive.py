@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from protogym.checker.report import Findings
-from protogym.core import Env, missing_env_members
+from protogym.core import missing_env_members
 from protogym.spaces.box import Box
 from protogym.spaces.space import Space
 
@@ -27,6 +27,8 @@ __all__ = [
     "check_render",
     "check_reset_result",
     "check_reset_signature",
+    "check_return_info",
+    "check_seed_method",
     "check_space",
     "check_step_result",
     "is_bool",
@@ -76,10 +78,13 @@ def check_env_members(env: object, f: Findings) -> bool:
         f.add("PG100", f"{type(env).__name__} is a vector env; check it with "
                        "protogym.checker.check_vector_env.")
         return False
-    missing = [] if isinstance(env, Env) else missing_env_members(env)
+    missing = missing_env_members(env)
     if missing:
+        # Only its spaces missing: an env that forgot them (Gymnasium's AttributeError);
+        # anything else is not an env at all (TypeError).
+        only_spaces = set(missing) <= {"action_space", "observation_space"}
         f.add("PG100", f"{type(env).__name__} lacks {', '.join(missing)}, so it is not an "
-                       "environment.")
+                       "environment.", raises=AttributeError if only_spaces else None)
         return False
     metadata = env.metadata  # type: ignore[attr-defined]
     if not isinstance(metadata, Mapping):
@@ -204,29 +209,51 @@ def _looks_like_image(space: Any, low: np.ndarray[Any, Any], high: np.ndarray[An
     return bool(np.all(low == 0) and np.all(high == 255))
 
 
-def check_reset_signature(env: Any, f: Findings) -> bool:
-    """PG103/PG202/PG203/PG204 from reset's signature; False if it cannot take seed/options."""
-    if callable(getattr(env, "seed", None)):
-        f.add("PG203", f"{type(env).__name__} defines seed().")
+def check_reset_signature(
+    env: Any, f: Findings, *, needs: tuple[str, ...] = ("seed", "options"),
+    deprecations: bool = True,
+) -> bool:
+    """PG103 for each of `needs` reset() cannot take, PG202 for a seed default other than
+    None, and with `deprecations` PG203/PG204; False if a needed keyword is missing."""
+    if deprecations:
+        check_seed_method(env, f)
     try:
         params = inspect.signature(env.reset).parameters
     except (TypeError, ValueError):  # builtins and some C extensions have no signature
         return True
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    missing = [name for name in ("seed", "options") if name not in params and not var_kw]
+    missing = [name for name in needs if name not in params and not var_kw]
     if missing:
         f.add("PG103", f"reset() does not accept {' or '.join(repr(m) for m in missing)}.")
     seed = params.get("seed")
     if seed is not None and seed.default is not None and seed.default is not seed.empty:
         f.add("PG202", f"reset()'s seed defaults to {seed.default!r}.")
-    if "return_info" in params:
-        f.add("PG204", "reset() has a `return_info` parameter.")
+    if deprecations:
+        check_return_info(env, f)
     return not missing
 
 
+def check_return_info(env: Any, f: Findings) -> None:
+    """PG204 if reset() still takes the deprecated `return_info` argument."""
+    try:
+        params = inspect.signature(env.reset).parameters
+    except (TypeError, ValueError):
+        return
+    if "return_info" in params:
+        f.add("PG204", "reset() has a `return_info` parameter.")
+
+
+def check_seed_method(env: Any, f: Findings) -> None:
+    """PG203 if the env still has the deprecated seed() method."""
+    if callable(getattr(env, "seed", None)):
+        f.add("PG203", f"{type(env).__name__} defines seed().")
+
+
 def check_obs(obs: object, space: Any, where: str, f: Findings) -> None:
-    """PG201 for the wrong container or dtype, PG113 if `obs` is not in `space`."""
-    _check_obs_type(obs, space, where, f)
+    """PG114 for a Dict/Tuple observation of the wrong shape (and then nothing else), PG201
+    for the wrong container or dtype, PG113 if `obs` is not in `space`."""
+    if not _check_obs_type(obs, space, where, f):
+        return
     try:
         inside = bool(space.contains(obs))
     except Exception as exc:  # a space that raises on foreign input still says "not in it"
@@ -241,13 +268,16 @@ def check_obs(obs: object, space: Any, where: str, f: Findings) -> None:
                        f"observation_space {_short(space)}.")
 
 
-def _check_obs_type(obs: object, space: Any, where: str, f: Findings) -> None:
+def _check_obs_type(obs: object, space: Any, where: str, f: Findings) -> bool:
+    """PG201 and PG114 for `obs` and its items; False if PG114 fired (its shape is wrong)."""
     kind = space_kind(space)
     got = type(obs).__name__
     if kind == "Discrete":
-        if isinstance(obs, bool | np.bool_) or not isinstance(obs, int | np.integer):
-            f.add("PG201", f"The observation from {where} should be an int or numpy integer "
-                           f"for a Discrete space, got {got}.")
+        if isinstance(obs, bool | np.bool_) or not (
+            type(obs) is int or (isinstance(obs, np.integer) and obs.dtype == space.dtype)
+        ):
+            f.add("PG201", f"The observation from {where} should be an int or a numpy "
+                           f"{space.dtype} for a Discrete space, got {got}.")
     elif kind == "Box":
         if not isinstance(obs, np.ndarray):
             if space.shape != ():  # a scalar Box accepts Python and numpy scalars alike
@@ -265,17 +295,26 @@ def _check_obs_type(obs: object, space: Any, where: str, f: Findings) -> None:
         if not isinstance(obs, tuple):
             f.add("PG201", f"The observation from {where} should be a tuple for a Tuple "
                            f"space, got {got}.")
-        elif len(obs) == len(subspaces):
-            for item, sub in zip(obs, subspaces, strict=True):
-                _check_obs_type(item, sub, where, f)
+        if isinstance(obs, tuple | list):
+            if len(obs) != len(subspaces):
+                f.add("PG114", f"The observation from {where} has {len(obs)} items; the "
+                               f"Tuple space has {len(subspaces)} sub-spaces.")
+                return False
+            return all([_check_obs_type(item, sub, where, f)
+                        for item, sub in zip(obs, subspaces, strict=True)])
     elif kind == "Dict":
         subspaces_map: Mapping[str, Any] = space.spaces
         if not isinstance(obs, dict):
-            f.add("PG201", f"The observation from {where} should be a dict for a Dict space, "
+            f.add("PG114", f"The observation from {where} should be a dict for a Dict space, "
                            f"got {got}.")
-        elif obs.keys() == subspaces_map.keys():
-            for key, sub in subspaces_map.items():
-                _check_obs_type(obs[key], sub, where, f)
+            return False
+        if obs.keys() != subspaces_map.keys():
+            f.add("PG114", f"The observation from {where} has the keys {sorted(obs, key=str)}; "
+                           f"the Dict space has {sorted(subspaces_map)}.")
+            return False
+        return all([_check_obs_type(obs[key], sub, where, f)
+                    for key, sub in subspaces_map.items()])
+    return True
 
 
 def check_reset_result(
@@ -322,13 +361,19 @@ def check_step_result(
     if len(result) == 4:
         f.add("PG120", f"{where} returned 4 values `(obs, reward, done, info)`: this is the "
                        "legacy Gym API.", _LEGACY_FIX_STEP)
-        return None
-    if len(result) != 5:
+        if not f.passive:
+            return None
+        # The passive checker only warns, as Gymnasium's does, and checks the rest.
+        obs, reward, done, info = result
+        flags: tuple[tuple[str, object], ...] = (("done", done),)
+    elif len(result) == 5:
+        obs, reward, terminated, truncated, info = result
+        flags = (("terminated", terminated), ("truncated", truncated))
+    else:
         f.add("PG121", f"{where} returned a {len(result)}-tuple, not "
                        "`(obs, reward, terminated, truncated, info)`.")
         return None
-    obs, reward, terminated, truncated, info = result
-    for name, flag in (("terminated", terminated), ("truncated", truncated)):
+    for name, flag in flags:
         if not is_bool(flag):
             f.add("PG122", f"{where} returned {name}={_short(flag)} of type "
                            f"{type(flag).__name__}, not a bool.")
@@ -342,9 +387,11 @@ def check_step_result(
         f.add("PG210", f"{where} returned reward={reward!r}.")
     if not isinstance(info, dict):
         f.add("PG112", f"{where} returned an info of type {type(info).__name__}, not a dict.")
-    elif "TimeLimit.truncated" in info:
+    elif "TimeLimit.truncated" in info and len(result) == 5:  # the old API's own key
         f.add("PG211", f"{where} returned info['TimeLimit.truncated']="
                        f"{_short(info['TimeLimit.truncated'])}.")
+    if len(result) == 4:
+        return None
     return obs, reward, terminated, truncated, info
 
 

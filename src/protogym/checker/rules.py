@@ -5,6 +5,12 @@ is: ``PG1xx`` contract errors (raised), ``PG2xx`` best-practice warnings (warned
 hints (reported, never warned). Within each hundred: ``x0x`` env and spaces, ``x1x`` reset,
 ``x2x`` step, ``x3x`` reproducibility and data ownership, ``x4x``/``x5x`` render and close,
 ``x6x`` vector envs. Ids are never reused; `docs/checker.md` explains each one.
+
+The passive checker (`PassiveEnvChecker`, `utils.passive_env_checker`) only watches an env
+that is already running, so, as Gymnasium's does, it warns about some contract errors
+instead of stopping the program: a rule's `passive` severity says how it is surfaced there.
+A raised rule also names the builtin exception it raises as (`raises`, Gymnasium's class for
+the same problem), and `deprecation` rules are warned as `DeprecationWarning`s.
 """
 
 from __future__ import annotations
@@ -25,13 +31,26 @@ class Severity(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One conformance rule: `id` (``PG123``), a short `name`, what it checks, how to fix it."""
+    """One conformance rule: `id` (``PG123``), a short `name`, what it checks, how to fix it.
+
+    `passive` is the severity in the passive checker when it differs from `severity`;
+    `raises` is the builtin exception class a raised finding also is; `deprecation` makes a
+    warned finding a `DeprecationWarning`.
+    """
 
     id: str
     severity: Severity
     name: str
     summary: str
     fix: str
+    passive: Severity | None = None
+    raises: type[Exception] = AssertionError
+    deprecation: bool = False
+
+    @property
+    def passive_severity(self) -> Severity:
+        """How the passive checker surfaces this rule."""
+        return self.severity if self.passive is None else self.passive
 
 
 _E, _W, _H = Severity.ERROR, Severity.WARNING, Severity.HINT
@@ -41,11 +60,13 @@ _CATALOGUE = (
     Rule("PG100", _E, "not-an-env",
          "The object lacks members of the Env protocol, or its metadata is not a mapping.",
          "Define action_space, observation_space, metadata (a dict), render_mode, reset, "
-         "step, render and close."),
+         "step, render and close.",
+         raises=TypeError),
     Rule("PG101", _E, "space-not-a-space",
          "action_space or observation_space does not satisfy the Space protocol.",
          "Use a protogym.spaces space (Box, Discrete, ...) or implement shape, dtype, sample, "
-         "contains, seed, np_random, is_np_flattenable, to_jsonable and from_jsonable."),
+         "contains, seed, np_random, is_np_flattenable, to_jsonable and from_jsonable.",
+         raises=TypeError),
     Rule("PG102", _E, "space-inconsistent",
          "A space contradicts itself: bounds of the wrong shape, low > high, an empty or "
          "non-positive size, or samples that are not in the space or lack its shape/dtype.",
@@ -54,37 +75,49 @@ _CATALOGUE = (
     Rule("PG103", _E, "reset-signature",
          "reset() does not accept the keyword arguments `seed` and `options`.",
          "Declare `def reset(self, *, seed=None, options=None)` and call "
-         "`super().reset(seed=seed)` first."),
+         "`super().reset(seed=seed)` first.",
+         passive=_W, deprecation=True),
     Rule("PG104", _E, "call-raised",
          "reset() or render() raised an exception on arguments the contract allows.",
          "Make reset(seed=...), reset(options={}) and render() work in every declared mode."),
     Rule("PG110", _E, "legacy-reset",
          "reset() returned only an observation, the pre-0.26 Gym API.",
          "Return `(observation, info)`, or register the env with "
-         "register(..., api=\"done\") so make() converts it (StepCompatibility)."),
+         "register(..., api=\"done\") so make() converts it (StepCompatibility).",
+         passive=_W),
     Rule("PG111", _E, "reset-result",
          "reset() did not return a 2-tuple `(observation, info)`.",
-         "Return `(observation, info)` with `info` a dict."),
+         "Return `(observation, info)` with `info` a dict.",
+         passive=_W),
     Rule("PG112", _E, "info-not-dict",
          "The info returned by reset() or step() is not a dict.",
          "Return a dict (use `{}` when there is nothing to report)."),
     Rule("PG113", _E, "obs-not-in-space",
          "An observation returned by reset() or step() is not in observation_space.",
          "Return observations of the space's shape and dtype within its bounds, or widen the "
-         "space."),
+         "space.",
+         passive=_W),
+    Rule("PG114", _E, "obs-structure",
+         "An observation of a Dict space is not a dict or has other keys, or one of a Tuple "
+         "space has another number of items.",
+         "Return a dict with exactly the space's keys, or a tuple with one item per "
+         "sub-space."),
     Rule("PG120", _E, "legacy-step",
          "step() returned the legacy 4-tuple `(obs, reward, done, info)`.",
          "Return `(obs, reward, terminated, truncated, info)`, or register the env with "
-         "register(..., api=\"done\") so make() converts it (StepCompatibility)."),
+         "register(..., api=\"done\") so make() converts it (StepCompatibility).",
+         passive=_W, deprecation=True),
     Rule("PG121", _E, "step-result",
          "step() did not return a 5-tuple.",
          "Return `(obs, reward, terminated, truncated, info)`."),
     Rule("PG122", _E, "flag-not-bool",
          "terminated or truncated is not a bool (Python bool and numpy.bool_ both count).",
-         "Return `bool(...)` for both flags."),
+         "Return `bool(...)` for both flags.",
+         passive=_W),
     Rule("PG123", _E, "reward-not-number",
          "The reward is not a real number (int, float, numpy integer or floating; not bool).",
-         "Return `float(reward)`."),
+         "Return `float(reward)`.",
+         passive=_W),
     Rule("PG124", _E, "action-crashed",
          "step() raised on an action sampled from action_space.",
          "Every element of action_space must be a valid action; fix step() or narrow the "
@@ -105,7 +138,8 @@ _CATALOGUE = (
     Rule("PG133", _E, "data-reused",
          "Two calls to reset()/step() returned observations or infos that share a mutable "
          "object, so keeping one (e.g. in a replay buffer) sees later changes.",
-         "Return a new array each call, e.g. `self.state.copy()`, and a new info dict."),
+         "Return a new array each call, e.g. `self.state.copy()`, and a new info dict.",
+         passive=_W),
     Rule("PG140", _E, "render-mode-undeclared",
          "render_mode is not one of metadata['render_modes'].",
          "List every supported mode in metadata['render_modes'] and reject others in "
@@ -116,7 +150,8 @@ _CATALOGUE = (
     Rule("PG142", _E, "render-result",
          "render() returned the wrong kind of value for its render_mode (human: None, "
          "rgb_array/depth_array: an array, ansi: a str, *_list: a list).",
-         "Return what the render mode promises."),
+         "Return what the render mode promises.",
+         passive=_W),
     # ---- best-practice warnings ------------------------------------------------------------
     Rule("PG200", _W, "space-degenerate",
          "A Box space has low == high in some coordinate, which carries no information.",

@@ -1,28 +1,38 @@
 """`PassiveEnvChecker`: the conformance rules applied to the first calls of a made env.
 
 `make` puts it directly around the env. It checks the spaces when built, then the first
-`reset`, the first `step` and the first `render` with the same rules as `check_env`
-(contract errors raise `ContractError`, best-practice problems warn `CheckerWarning`), and
-then gets out of the way: once a method has been checked, the instance attribute of the same
-name is rebound to the inner env's bound method, so outer wrappers call the env directly.
+`reset`, the first two `step`s and the first `render` with the same rules as `check_env`, at
+their passive severities (see `protogym.checker.rules`): like Gymnasium's passive checker it
+raises `ContractError` only where the env cannot go on (a missing space, a step that is no
+tuple, an info that is no dict) and warns about the rest. Then it gets out of the way: once
+a method has been checked, the instance attribute of the same name is rebound to the inner
+env's bound method, so outer wrappers call the env directly.
 """
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from protogym.checker import passive
 from protogym.checker.report import Findings, passive_checks_muted
 from protogym.core import ActType, Env, ObsType, Wrapper
+from protogym.wrappers.common import _evolved_spec
+
+if TYPE_CHECKING:
+    from protogym.registration.env_spec import EnvSpec
 
 __all__ = ["PassiveEnvChecker"]
 
 
 class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
-    """Checks the spaces now and the first reset, step and render; free afterwards."""
+    """Checks the spaces now and the first reset, steps and render; free afterwards.
+
+    `checked_reset`, `checked_step` and `checked_render` say which calls were checked
+    already, and `close_called` whether the env was closed once.
+    """
 
     def __init__(self, env: Env[ObsType, ActType]) -> None:
-        findings = Findings(f"{type(self).__name__}({type(env).__name__})")
+        findings = Findings(f"{type(self).__name__}({type(env).__name__})", passive=True)
         if not passive.check_env_members(env, findings):
             findings.emit()  # nothing below can work, even inside check_env
         super().__init__(env)
@@ -30,72 +40,103 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
         passive.check_space(env.observation_space, "observation", findings)
         _emit(findings)
         self._target = findings.report.target
-        self._checked_reset = False
-        self._checked_step = False
-        self._checked_render = False
-        self._closed = False
-        self._reset_data: tuple[Any, dict[str, Any]] | None = None
+        self.checked_reset = False
+        self.checked_step = False
+        self.checked_render = False
+        self.close_called = False
+        # The (obs, info) of the last checked call, to find data shared with the next one.
+        self._previous: tuple[str, Any, Any] | None = None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
-        if self._checked_reset:  # reached only through a bound method cached before rebinding
+        if self.checked_reset:  # reached only through a bound method cached before rebinding
             return self.env.reset(seed=seed, options=options)
-        self._checked_reset = True
+        self.checked_reset = True
         object.__setattr__(self, "reset", self.env.reset)
-        findings = Findings(self._target)
+        findings = Findings(self._target, passive=True)
         if passive.check_reset_signature(self.env, findings):
             result = self.env.reset(seed=seed, options=options)
         elif seed is None and options is None:
-            result = self.env.reset()  # what an old-API reset accepts; says if it is one
+            _emit(findings)
+            result = self.env.reset()  # what an old-API reset accepts
+            findings = Findings(self._target, passive=True)
         else:
-            _emit(findings)  # reset(seed=..., options=...) would only raise TypeError
+            _emit(findings)  # the call below will say what it does not take
             result = self.env.reset(seed=seed, options=options)
         checked = passive.check_reset_result(result, self.env.observation_space, findings)
-        if not self._checked_step:
-            self._reset_data = checked
+        if not self.checked_step and checked is not None:
+            self._previous = ("reset()", *checked)
         _emit(findings)
         return result
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self._checked_step:  # reached only through a bound method cached before rebinding
-            return self.env.step(action)
-        self._checked_step = True
-        object.__setattr__(self, "step", self.env.step)
-        findings = Findings(self._target)
+        if self._previous is None and self.checked_step:
+            return self.env.step(action)  # only through a bound method cached before rebinding
+        findings = Findings(self._target, passive=True)
+        if self.checked_step:  # the second step: only compared with the first
+            object.__setattr__(self, "step", self.env.step)
+            result = self.env.step(action)
+            if self._previous is not None and isinstance(result, tuple) and len(result) == 5:
+                self._check_reuse(findings, "step()", result[0], result[4])
+            self._previous = None
+            _emit(findings)
+            return result
+        self.checked_step = True
         passive.check_action(action, self.env.action_space, findings)
         result = self.env.step(action)
         checked = passive.check_step_result(result, self.env.observation_space, findings)
-        previous, self._reset_data = self._reset_data, None
-        if checked is not None and previous is not None:
-            for what, first, second in (("observations", previous[0], checked[0]),
-                                        ("infos", previous[1], checked[4])):
-                if passive.shares_data(first, second):
-                    findings.add("PG133", f"The {what} returned by reset() and the following "
-                                          "step() share an object.")
+        if checked is None:  # nothing a second step could be compared with
+            object.__setattr__(self, "step", self.env.step)
+            self._previous = None
+        else:
+            if self._previous is not None:
+                self._check_reuse(findings, "step()", checked[0], checked[4])
+            self._previous = ("step()", checked[0], checked[4])
         _emit(findings)
         return result
 
+    def _check_reuse(self, findings: Findings, source: str, obs: Any, info: Any) -> None:
+        """PG133 for data the last checked call and this one share."""
+        assert self._previous is not None
+        previous, previous_obs, previous_info = self._previous
+        for what, first, second in (("observations", previous_obs, obs),
+                                    ("infos", previous_info, info)):
+            if passive.shares_data(first, second):
+                findings.add("PG133", f"The {what} returned by {previous} and the following "
+                                      f"{source} share an object.")
+
     def render(self) -> Any:
-        if self._checked_render:
+        if self.checked_render:
             return self.env.render()
-        self._checked_render = True
+        self.checked_render = True
         object.__setattr__(self, "render", self.env.render)
-        findings = Findings(self._target)
+        findings = Findings(self._target, passive=True)
         frame = passive.check_render(self.env, findings)
         _emit(findings)
         return frame
 
+    @property
+    def spec(self) -> EnvSpec | None:
+        """The inner spec with `disable_env_checker=False` (or the spec `make` set); the
+        checker is a field of the spec, not one of its `additional_wrappers`."""
+        own: EnvSpec | None = self._spec  # type: ignore[attr-defined]  # Wrapper's default
+        return own if own is not None else _evolved_spec(self.env, disable_env_checker=False)
+
+    @spec.setter
+    def spec(self, value: EnvSpec | None) -> None:
+        object.__setattr__(self, "_spec", value)
+
     def close(self) -> None:
         """Close the env; a second close that raises is reported (PG250), then re-raised."""
-        if not self._closed:
-            self._closed = True
+        if not self.close_called:
+            self.close_called = True
             self.env.close()
             return
         try:
             self.env.close()
         except Exception as exc:
-            findings = Findings(self._target)
+            findings = Findings(self._target, passive=True)
             findings.add("PG250", f"The second close() raised {type(exc).__name__}: {exc}.")
             _emit(findings)
             raise
@@ -105,4 +146,3 @@ def _emit(findings: Findings) -> None:
     # check_env mutes a checker inside the env it checks: its own findings supersede ours.
     if not passive_checks_muted():
         findings.emit(stacklevel=4)
-
