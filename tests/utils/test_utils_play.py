@@ -418,6 +418,8 @@ def test_utils_play_resized_window_scales_the_picture() -> None:
     def both(*transition: Any) -> None:
         look(*transition)
         recorder(*transition)
+        if len(recorder.transitions) == 1:  # the dummy driver resizes only when told to
+            pygame.display.set_mode((80, 16), pygame.RESIZABLE)
 
     play(Corridor(), callback=both, fps=1000, noop=LEFT)
     # Cell 0 is white and 8 pixels wide: x=12 is black at 1x and white at 2x.

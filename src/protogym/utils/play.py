@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.core import Env, Wrapper
+from protogym.error import DependencyNotInstalled
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -31,6 +32,8 @@ __all__ = [
     "MissingKeysToAction",
     "PlayCallback",
     "PlayPlot",
+    "PlayableGame",
+    "display_arr",
     "normalise_keys_to_action",
     "play",
 ]
@@ -59,7 +62,7 @@ def _pygame() -> ModuleType:
     try:
         return importlib.import_module("pygame")
     except ImportError as exc:
-        raise ImportError(
+        raise DependencyNotInstalled(
             "protogym.utils.play needs pygame to open a window and read the keyboard; "
             'install it with `pip install "protogym[render]"`'
         ) from exc
@@ -82,14 +85,14 @@ def _key_code(key: int | str, combination: object) -> int:
 
 
 def normalise_keys_to_action(
-    keys_to_action: Mapping[KeyCombination, ActT], action_space: Any
+    keys_to_action: Mapping[KeyCombination, ActT], action_space: Any = None
 ) -> dict[tuple[int, ...], ActT]:
     """Turn every key combination into a sorted tuple of key codes, checking as it goes.
 
     An empty combination (``()`` or ``""``) names the action taken while no key is held, in
     place of `play`'s `noop`. Raises `TypeError` for a mapping or key of the wrong kind and
-    `ValueError` for an action outside `action_space` or two spellings of the same keys
-    mapped to different actions.
+    `ValueError` for an action outside `action_space` (unless it is None) or two spellings
+    of the same keys mapped to different actions.
     """
     if not isinstance(keys_to_action, Mapping):
         raise TypeError(
@@ -109,7 +112,7 @@ def normalise_keys_to_action(
         else:
             keys = (combination,)
         codes = tuple(sorted({_key_code(key, combination) for key in keys}))
-        if action not in action_space:
+        if action_space is not None and action not in action_space:
             raise ValueError(
                 f"keys_to_action maps {combination!r} to {action!r}, which is not in the "
                 f"env's action space {action_space}"
@@ -146,11 +149,17 @@ def _default_keys_to_action(env: Env[Any, Any]) -> Mapping[KeyCombination, Any]:
     )
 
 
-def _frame(env: Env[Any, Any]) -> NDArray[np.uint8]:
+def _latest_frame(env: Env[Any, Any]) -> object:
     """The env's current picture, the last one of an ``rgb_array_list`` batch."""
     rendered = env.render()
     if isinstance(rendered, list):
         rendered = rendered[-1] if rendered else None
+    return rendered
+
+
+def _frame(env: Env[Any, Any]) -> NDArray[np.uint8]:
+    """The env's current picture, which must be an (H, W, 3) uint8 array to be shown."""
+    rendered = _latest_frame(env)
     if isinstance(rendered, np.ndarray):
         if rendered.dtype == np.uint8 and rendered.ndim == 3 and rendered.shape[2] == 3:
             return rendered
@@ -169,6 +178,99 @@ def _plot_of(callback: object) -> PlayPlot[Any, Any] | None:
     if isinstance(owner, PlayPlot) and getattr(callback, "__name__", None) == "callback":
         return owner
     return None
+
+
+class PlayableGame:
+    """The window and keyboard state of a game of `play`: which keys matter, which are held,
+    how big the picture is drawn, and whether the player has quit.
+
+    Building it opens a resizable pygame window of `video_size` (the env's frame size times
+    `zoom`, truncated to whole pixels). `process_event` follows key presses of the keys in
+    `keys_to_action` (default: the env's `get_keys_to_action()`), stops on Escape or when
+    the window is closed, and refits the picture when the window is resized. `reserved_width`
+    pixels on the right of the window are left to other drawings (`play` puts a `PlayPlot`
+    there). `transpose` says the frames are (H, W, 3), as `render` returns them.
+    """
+
+    def __init__(
+        self,
+        env: Env[Any, Any],
+        keys_to_action: Mapping[Any, Any] | None = None,
+        zoom: float | None = None,
+        *,
+        transpose: bool = True,
+        reserved_width: int = 0,
+    ) -> None:
+        if env.render_mode not in ("rgb_array", "rgb_array_list"):
+            raise ValueError(
+                "play() shows rendered frames, so make the env with render_mode='rgb_array' "
+                f"(got render_mode={env.render_mode!r})"
+            )
+        if zoom is not None and not zoom > 0:
+            raise ValueError(f"zoom must be a positive number, got {zoom!r}")
+        self.env = env
+        mapping = normalise_keys_to_action(
+            _default_keys_to_action(env) if keys_to_action is None else keys_to_action
+        )
+        self.relevant_keys: set[int] = {code for codes in mapping for code in codes}
+        frame = _latest_frame(env)
+        if not isinstance(frame, np.ndarray) or frame.ndim < 2:
+            raise TypeError(
+                "play() shows the env's frames, so render() must return an image array; got "
+                f"{type(frame).__name__}"
+            )
+        height, width = frame.shape[:2] if transpose else frame.shape[1::-1]
+        scale = 1.0 if zoom is None else zoom
+        self.original_video_size: tuple[int, int] = (int(width * scale), int(height * scale))
+        self.video_size = self.original_video_size
+        self.reserved_width = reserved_width
+        self.pressed_keys: set[int] = set()
+        self.running = True
+        pg = _pygame()
+        self.screen: pygame.Surface = pg.display.set_mode(
+            (self.video_size[0] + reserved_width, self.video_size[1]), pg.RESIZABLE
+        )
+
+    def process_event(self, event: pygame.event.Event) -> None:
+        """Update the held keys, the running flag or the picture size from one event."""
+        pygame = _pygame()
+        if event.type == pygame.KEYDOWN:
+            if event.key in self.relevant_keys:
+                self.pressed_keys.add(event.key)
+            elif event.key == pygame.K_ESCAPE:
+                self.running = False
+        elif event.type == pygame.KEYUP:
+            self.pressed_keys.discard(event.key)
+        elif event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.WINDOWRESIZED:
+            # Fit the picture, aspect kept, into what the reserved strip leaves; always
+            # scaled from the original size, so repeated resizes do not drift.
+            width, height = self.original_video_size
+            fit = min(max(1, event.x - self.reserved_width) / width, max(1, event.y) / height)
+            self.video_size = (max(1, round(width * fit)), max(1, round(height * fit)))
+            self.screen = pygame.display.get_surface()
+
+
+def display_arr(
+    screen: pygame.Surface,
+    arr: NDArray[np.uint8],
+    video_size: tuple[int, int],
+    transpose: bool | None,
+) -> None:
+    """Draw image `arr` on `screen`, scaled to `video_size` and centred on black.
+
+    `transpose` says `arr` is (H, W, 3), as `render` returns frames; pygame wants (W, H, 3).
+    """
+    if not isinstance(arr, np.ndarray) or arr.dtype != np.uint8:
+        got = f"dtype {arr.dtype}" if isinstance(arr, np.ndarray) else type(arr).__name__
+        raise TypeError(f"display_arr shows uint8 image arrays, got {got}")
+    pygame = _pygame()
+    surface = pygame.surfarray.make_surface(arr.swapaxes(0, 1) if transpose else arr)
+    room = screen.get_size()
+    offset = ((room[0] - video_size[0]) // 2, (room[1] - video_size[1]) // 2)
+    screen.fill((0, 0, 0))
+    screen.blit(pygame.transform.scale(surface, video_size), offset)
 
 
 def play(
@@ -219,28 +321,23 @@ def play(
             f"noop={noop!r} is not in the env's action space {env.action_space}; pass "
             "noop=<an action to take when no mapped keys are pressed>"
         )
-    relevant = {code for codes in mapping for code in codes}
     idle = cast("ActT", noop)
     plot = _plot_of(callback)
 
     pygame = _pygame()
     obs, _ = env.reset(seed=seed)
-    frame = _frame(env)
-    height, width = frame.shape[:2] if transpose else frame.shape[1::-1]
-    scale = 1.0 if zoom is None else zoom
-    video_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    window = video_size
-    if plot is not None:
-        window = (video_size[0] + plot.size[0], max(video_size[1], plot.size[1]))
+    _frame(env)  # says now, before a window opens, if the frames cannot be shown
     pygame.display.init()
     try:
+        game = PlayableGame(env, mapping, zoom, transpose=transpose,
+                            reserved_width=plot.size[0] if plot is not None else 0)
+        if plot is not None and plot.size[1] > game.video_size[1]:
+            game.screen = pygame.display.set_mode(
+                (game.video_size[0] + plot.size[0], plot.size[1]), pygame.RESIZABLE
+            )
         spec = getattr(env, "spec", None)
         pygame.display.set_caption(str(getattr(spec, "id", None) or type(env).__name__))
-        screen = pygame.display.set_mode(window, pygame.RESIZABLE)
         clock = pygame.time.Clock()
-        panel = plot.size[0] if plot is not None else 0
-        offset = (0, 0)
-        pressed: set[int] = set()
         done = False
 
         def take_step() -> None:
@@ -248,50 +345,34 @@ def play(
             if done:
                 obs, _ = env.reset()
                 done = False
-            action = mapping.get(tuple(sorted(pressed)), idle)
+            action = mapping.get(tuple(sorted(game.pressed_keys)), idle)
             previous = obs
             obs, reward, terminated, truncated, info = env.step(action)
             done = terminated or truncated
             if callback is not None:
                 callback(previous, obs, action, reward, terminated, truncated, info)
 
-        running = True
-        while running:
+        while game.running:
             if done:
                 obs, _ = env.reset()
                 done = False
             for event in pygame.event.get():
-                if event.type == pygame.QUIT or (
-                    event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
-                ):
-                    running = False
+                pressed_before = set(game.pressed_keys)
+                game.process_event(event)
+                if not game.running:
                     break
-                if event.type == pygame.KEYDOWN and event.key in relevant:
-                    pressed.add(event.key)
-                    if wait_on_player:
-                        take_step()
-                elif event.type == pygame.KEYUP:
-                    pressed.discard(event.key)
-                elif event.type == pygame.WINDOWRESIZED:
-                    # Fit the picture, aspect kept, into what the plots leave, centred.
-                    room = (max(1, event.x - panel), max(1, event.y))
-                    fit = min(room[0] / width, room[1] / height)
-                    video_size = (max(1, round(width * fit)), max(1, round(height * fit)))
-                    offset = ((room[0] - video_size[0]) // 2, (room[1] - video_size[1]) // 2)
-                    screen = pygame.display.get_surface()
-            if not running:
+                if wait_on_player and game.pressed_keys - pressed_before:
+                    take_step()
+            if not game.running:
                 break
             if not wait_on_player:
                 take_step()
-            picture = _frame(env)
-            surface = pygame.surfarray.make_surface(
-                picture.swapaxes(0, 1) if transpose else picture
-            )
-            screen.fill((0, 0, 0))
-            screen.blit(pygame.transform.scale(surface, video_size), offset)
+            screen = game.screen
+            game_area = pygame.Rect(0, 0, screen.get_width() - game.reserved_width,
+                                    screen.get_height())
+            display_arr(screen.subsurface(game_area), _frame(env), game.video_size, transpose)
             if plot is not None:
-                left = max(video_size[0] + offset[0], screen.get_width() - plot.size[0])
-                plot.draw(screen, pygame.Rect(left, 0, *plot.size))
+                plot.draw(screen, pygame.Rect(game_area.right, 0, *plot.size))
             pygame.display.flip()
             clock.tick(fps)
     finally:

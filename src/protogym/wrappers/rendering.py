@@ -18,6 +18,12 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from protogym.core import ActType, Env, ObsType, Wrapper
+from protogym.utils.save_video import (
+    capped_cubic_video_schedule,
+    encodable_frame,
+    open_video_writer,
+    require_imageio,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -208,25 +214,6 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType]):
         self.env.close()
 
 
-def capped_cubic_video_schedule(episode_id: int) -> bool:
-    """True for episodes 0, 1, 8, 27, ... (perfect cubes) below 1000, then every 1000th."""
-    if episode_id < 1000:
-        return bool(round(episode_id ** (1.0 / 3)) ** 3 == episode_id)
-    return episode_id % 1000 == 0
-
-
-def _import_imageio() -> Any:
-    try:
-        import imageio.v2 as imageio
-        import imageio_ffmpeg  # noqa: F401 - the FFMPEG format needs it
-    except ImportError as exc:
-        raise ImportError(
-            "RecordVideo writes mp4 files with imageio and imageio-ffmpeg, which are not "
-            "installed: pip install protogym[video]"
-        ) from exc
-    return imageio
-
-
 class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType]):
     """Writes mp4 videos of the env's rendered frames to `video_folder`.
 
@@ -264,7 +251,7 @@ class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType]):
             )
         if fps is not None and not fps > 0:
             raise ValueError(f"RecordVideo: fps must be positive, got {fps}")
-        self._imageio = _import_imageio()
+        require_imageio()  # a missing `video` extra is reported here, not at the first frame
         if episode_trigger is None and step_trigger is None:
             episode_trigger = capped_cubic_video_schedule
         self.episode_trigger = episode_trigger
@@ -350,22 +337,11 @@ class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType]):
             self.stop_recording()
 
     def _write(self, frame: NDArray[Any]) -> None:
-        import numpy as np
-
-        if frame.dtype != np.uint8:
-            frame = np.clip(frame, 0, 255).astype(np.uint8)
-        # H.264 with yuv420p needs even sizes: pad by one edge row/column instead of
-        # letting the encoder rescale the image.
-        pad_h, pad_w = frame.shape[0] % 2, frame.shape[1] % 2
-        if pad_h or pad_w:
-            widths = ((0, pad_h), (0, pad_w)) + ((0, 0),) * (frame.ndim - 2)
-            frame = np.pad(frame, widths, mode="edge")
+        frame = encodable_frame(frame)
         if self._writer is None:
             self._frame_shape = frame.shape
-            self._writer = self._imageio.get_writer(
-                self.video_path, format="FFMPEG", mode="I", fps=self.frames_per_sec,
-                macro_block_size=1,
-            )
+            assert self.video_path is not None
+            self._writer = open_video_writer(self.video_path, self.frames_per_sec)
         elif frame.shape != self._frame_shape:
             raise ValueError(
                 f"RecordVideo: the frame size changed from {self._frame_shape} to "
