@@ -137,9 +137,9 @@ def test_bad_constructor_arguments_say_what_was_wrong() -> None:
     with pytest.raises(ValueError, match=r"main_body='tail' is not a body .*'torso'"):
         make("Ant-v5", main_body="tail")
     with pytest.raises(TypeError, match=r"'ctrl_cost_weigth'.*'ctrl_cost_weight'"):
-        make("HalfCheetah-v5", ctrl_cost_weigth=0.2)  # type: ignore[protogym-kwargs]
+        protogym.make("HalfCheetah-v5", ctrl_cost_weigth=0.2)  # type: ignore[protogym-kwargs]
     with pytest.raises(TypeError):  # v4 takes its camera from the env, as in Gymnasium
-        make("Hopper-v4", default_camera_config={})  # type: ignore[protogym-kwargs]
+        make("Hopper-v4", default_camera_config={})
 
 
 def test_bad_actions_and_early_calls_say_what_was_wrong() -> None:

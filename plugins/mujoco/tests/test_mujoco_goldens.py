@@ -134,7 +134,8 @@ def test_the_goldens_cover_what_they_claim() -> None:
     for case in CASES:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            space = protogym.make(case["id"]).action_space
+            space = protogym.make(case["id"]).unwrapped.action_space
+        assert isinstance(space, protogym.spaces.Box)
         actions = GOLDENS[f"{case['name']}/0/actions"]
         outside += int(((actions < space.low) | (actions > space.high)).any())
     assert outside >= 30  # a few short pendulum episodes happened to stay inside

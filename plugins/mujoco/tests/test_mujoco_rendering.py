@@ -19,7 +19,7 @@ from protogym_mujoco.mujoco_rendering import gl_backends
 
 import protogym
 
-SIZE = {"width": 96, "height": 64}
+SIZE: dict[str, Any] = {"width": 96, "height": 64}
 PUSH = np.array([1.5], dtype=np.float32)
 
 

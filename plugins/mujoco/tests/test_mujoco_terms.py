@@ -39,7 +39,7 @@ def _states(env_id: str, steps: int = 40) -> States:
     stacked, with the actions taken."""
     env = protogym.make(env_id)
     env.action_space.seed(0)
-    data = env.unwrapped.data
+    data = env.unwrapped.data  # type: ignore[attr-defined]
     env.reset(seed=0)
     rows: dict[str, list[Any]] = {field: [] for field in (*FIELDS, "action")}
     for _ in range(steps):

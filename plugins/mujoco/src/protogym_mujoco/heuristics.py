@@ -66,4 +66,5 @@ def reacher(observation: Observation) -> Action:
 def swimmer(observation: Observation) -> Action:
     """Each rotor at full torque, its sign set by a mix of the joints' angles and speeds."""
     joints = np.array([observation[1], observation[2], observation[-2], observation[-1]])
-    return np.sign(_SWIM_MIX @ joints).astype(np.float32)
+    torques: Action = np.sign(_SWIM_MIX @ joints).astype(np.float32)
+    return torques
