@@ -51,7 +51,7 @@ def test_the_legacy_contract_matches_the_vector_envs_own_steps(
                 ended += 1
                 np.testing.assert_array_equal(
                     infos[index]["terminal_observation"],
-                    ref_infos["final_observation"][index],
+                    ref_infos["final_obs"][index],
                 )
             else:
                 assert "terminal_observation" not in infos[index]

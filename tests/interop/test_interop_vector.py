@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -46,16 +46,32 @@ def _run_until_an_episode_ends(env: Any, steps: int = 200) -> dict[str, Any]:
     raise AssertionError("no episode ended")
 
 
-def test_same_step_final_observations_use_each_librarys_keys() -> None:
-    theirs = _run_until_an_episode_ends(to_gymnasium_vector(protogym.make_vec("CartPole-v1", 2)))
-    assert {"final_obs", "_final_obs", "final_info"} <= set(theirs)
+@pytest.mark.parametrize("mode", ["sync", "vector_entry_point"])
+def test_same_step_final_observations_are_gymnasiums_layout_both_ways(
+    mode: Literal["sync", "vector_entry_point"],
+) -> None:
+    theirs = _run_until_an_episode_ends(
+        to_gymnasium_vector(protogym.make_vec("CartPole-v1", 2, vectorization_mode=mode))
+    )
+    assert {"final_obs", "_final_obs", "final_info", "_final_info"} <= set(theirs)
     assert "final_observation" not in theirs
+    _assert_one_final_observation_per_ended_sub_env(theirs)
     gym_vector = gymnasium.make_vec(
         "CartPole-v1", 2, "sync", vector_kwargs={"autoreset_mode": GymnasiumMode.SAME_STEP}
     )
     ours = _run_until_an_episode_ends(from_gymnasium_vector(gym_vector))
-    assert {"final_observation", "_final_observation", "final_info"} <= set(ours)
-    assert "final_obs" not in ours
+    assert {"final_obs", "_final_obs", "final_info", "_final_info"} <= set(ours)
+    _assert_one_final_observation_per_ended_sub_env(ours)
+
+
+def _assert_one_final_observation_per_ended_sub_env(infos: dict[str, Any]) -> None:
+    finals = infos["final_obs"]
+    assert finals.dtype == object and finals.shape == (2,)
+    for index, ended in enumerate(infos["_final_obs"].tolist()):
+        if ended:
+            assert isinstance(finals[index], np.ndarray) and finals[index].shape == (4,)
+        else:
+            assert finals[index] is None
 
 
 def test_a_converted_vector_env_steps_like_the_original() -> None:

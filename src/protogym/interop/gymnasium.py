@@ -20,8 +20,12 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import importlib
+import os
+import sys
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, SupportsFloat, cast
@@ -30,23 +34,28 @@ import numpy as np
 
 import protogym
 from protogym import spaces
+from protogym._structural import has_members_statically
 from protogym.core import Env
 from protogym.error import UnregisteredEnv
-from protogym.interop._optional import missing_extra
+from protogym.interop._optional import check_gymnasium_version, missing_extra
 from protogym.registration import EnvSpec
 from protogym.registration.env_spec import parse_env_id
 from protogym.spaces.space import Space
-from protogym.vector.utils import observation_of, with_rows
+from protogym.vector.utils import observation_of
 from protogym.vector.vector_env import AutoresetMode, VectorEnv, VectorEnvBase
 
 try:
     import gymnasium
-    import gymnasium.spaces as gspaces
-    from gymnasium.vector import AutoresetMode as GymnasiumAutoresetMode
 except ImportError as error:  # pragma: no cover - exercised without the extra
     raise missing_extra("gymnasium", "gymnasium", "protogym.interop.gymnasium") from error
 
+check_gymnasium_version(gymnasium, "protogym.interop.gymnasium")
+
+import gymnasium.spaces as gspaces  # noqa: E402 - after the version check
+from gymnasium.vector import AutoresetMode as GymnasiumAutoresetMode  # noqa: E402
+
 __all__ = [
+    "ForeignSpace",
     "GymnasiumEnv",
     "GymnasiumVectorEnv",
     "ProtogymEnv",
@@ -68,7 +77,10 @@ GYMNASIUM_NAMESPACE = "protogym"
 
 
 def to_gymnasium_space(space: Space[Any]) -> gymnasium.Space[Any]:
-    """The Gymnasium space of the same kind, shape, dtype, bounds and start as `space`."""
+    """The Gymnasium space of the same kind, shape, dtype, bounds and start as `space` (for
+    a `ForeignSpace`, the Gymnasium space it wraps)."""
+    if isinstance(space, ForeignSpace):
+        return space.gymnasium_space
     for kind, convert in _TO_GYMNASIUM:
         if isinstance(space, kind):
             return convert(space)
@@ -80,15 +92,108 @@ def to_gymnasium_space(space: Space[Any]) -> gymnasium.Space[Any]:
 
 
 def from_gymnasium_space(space: gymnasium.Space[Any]) -> Space[Any]:
-    """The protogym space of the same kind, shape, dtype, bounds and start as `space`."""
+    """The protogym space of the same kind, shape, dtype, bounds and start as `space`; a
+    Gymnasium space of a kind protogym has no counterpart for (MiniGrid's `MissionSpace`,
+    any package's own `Space` subclass) comes through as a `ForeignSpace` over it."""
     for kind, convert in _FROM_GYMNASIUM:
         if isinstance(space, kind):
             return convert(space)
+    if isinstance(space, gymnasium.Space):
+        return ForeignSpace(space)
     raise TypeError(
-        f"from_gymnasium_space cannot convert {space!r} ({type(space).__name__}): protogym "
-        "has counterparts of Gymnasium's Box, Discrete, MultiBinary, MultiDiscrete, Tuple, "
-        "Dict, Text, Sequence, Graph and OneOf only"
+        f"from_gymnasium_space cannot convert {space!r} ({type(space).__name__}): it takes a "
+        "gymnasium.spaces.Space"
     )
+
+
+class ForeignSpace(Space[Any]):
+    """A protogym space over a Gymnasium space of a kind protogym has no counterpart for.
+
+    Everything goes to the Gymnasium space: `sample`, `contains`/`in`, `seed`, `np_random`,
+    `shape`, `dtype`, the JSON conversions, equality and pickling (other attributes, such
+    as a `MissionSpace`'s `mission_func`, are read from it too), so an env with such a space
+    behaves as it does in Gymnasium. It batches as Gymnasium batches custom spaces, into a
+    `Tuple` of independently seeded copies, and `to_gymnasium_space` gives back the
+    original. It is not flattenable, unless the Gymnasium space says it is.
+    """
+
+    def __init__(self, gymnasium_space: gymnasium.Space[Any]) -> None:
+        if not isinstance(gymnasium_space, gymnasium.Space):
+            raise TypeError(
+                f"ForeignSpace wraps a gymnasium.spaces.Space, got {gymnasium_space!r} "
+                f"({type(gymnasium_space).__name__})"
+            )
+        self.gymnasium_space = gymnasium_space
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        return self.gymnasium_space.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any] | None:
+        return self.gymnasium_space.dtype
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return self.gymnasium_space.np_random
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        self.gymnasium_space._np_random = generator
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        try:
+            return bool(self.gymnasium_space.is_np_flattenable)
+        except NotImplementedError:  # Gymnasium's default for custom spaces
+            return False
+
+    def sample(self, mask: Any | None = None, probability: Any | None = None) -> Any:
+        # Custom spaces often take no `probability`, and older ones no `mask`: pass only
+        # what was given.
+        if probability is not None:
+            return self.gymnasium_space.sample(mask, probability)
+        if mask is not None:
+            return self.gymnasium_space.sample(mask)
+        return self.gymnasium_space.sample()
+
+    def contains(self, x: Any) -> bool:
+        return bool(self.gymnasium_space.contains(x))
+
+    def __contains__(self, x: object) -> bool:
+        return bool(self.gymnasium_space.contains(x))
+
+    def seed(self, seed: Any | None = None) -> Any:
+        return self.gymnasium_space.seed(seed)
+
+    def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any] | dict[str, Any]:
+        return cast("list[Any] | dict[str, Any]", self.gymnasium_space.to_jsonable(sample_n))
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
+        return list(self.gymnasium_space.from_jsonable(sample_n))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ForeignSpace) and bool(
+            self.gymnasium_space == other.gymnasium_space
+        )
+
+    def __hash__(self) -> int:
+        return hash((ForeignSpace, self.gymnasium_space))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return ForeignSpace, (self.gymnasium_space,)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            inner = object.__getattribute__(self, "gymnasium_space")
+        except AttributeError:
+            raise AttributeError(name) from None
+        return getattr(inner, name)
+
+    def __repr__(self) -> str:
+        return f"ForeignSpace({self.gymnasium_space!r})"
 
 
 def _graph_to(space: spaces.Graph) -> gspaces.Graph:
@@ -109,7 +214,7 @@ def _graph_from(space: gspaces.Graph) -> spaces.Graph:
 
 _TO_GYMNASIUM: tuple[tuple[type[Any], Callable[[Any], gymnasium.Space[Any]]], ...] = (
     (spaces.Box, lambda s: gspaces.Box(s.low, s.high, s.shape, s.dtype)),
-    (spaces.Discrete, lambda s: gspaces.Discrete(int(s.n), start=int(s.start))),
+    (spaces.Discrete, lambda s: gspaces.Discrete(int(s.n), start=int(s.start), dtype=s.dtype)),
     (spaces.MultiBinary, lambda s: gspaces.MultiBinary(s.n)),
     (spaces.MultiDiscrete, lambda s: gspaces.MultiDiscrete(s.nvec, s.dtype, start=s.start)),
     (spaces.Tuple, lambda s: gspaces.Tuple(tuple(map(to_gymnasium_space, s.spaces)))),
@@ -133,7 +238,7 @@ _TO_GYMNASIUM: tuple[tuple[type[Any], Callable[[Any], gymnasium.Space[Any]]], ..
 
 _FROM_GYMNASIUM: tuple[tuple[type[Any], Callable[[Any], Space[Any]]], ...] = (
     (gspaces.Box, lambda s: spaces.Box(s.low, s.high, s.shape, s.dtype)),
-    (gspaces.Discrete, lambda s: spaces.Discrete(int(s.n), start=int(s.start))),
+    (gspaces.Discrete, lambda s: spaces.Discrete(int(s.n), start=int(s.start), dtype=s.dtype)),
     (gspaces.MultiBinary, lambda s: spaces.MultiBinary(s.n)),
     (gspaces.MultiDiscrete, lambda s: spaces.MultiDiscrete(s.nvec, s.dtype, start=s.start)),
     (gspaces.Tuple, lambda s: spaces.Tuple(tuple(map(from_gymnasium_space, s.spaces)))),
@@ -196,8 +301,9 @@ class GymnasiumEnv(gymnasium.Env[Any, Any]):
 
     `reset(seed=)` seeds exactly as the inner env does, so both give the same trajectory.
     `np_random` is the inner env's generator; `unwrapped` is this adapter (Gymnasium code
-    expects a `gymnasium.Env` there), and attributes it lacks are read from the inner env's
-    `unwrapped`, so ``env.unwrapped.state`` reaches a CartPole's state.
+    expects a `gymnasium.Env` there), and attributes it lacks are looked up through the
+    protogym env's wrappers, outermost first, down to the env they wrap, so
+    ``env.unwrapped.state`` reaches a CartPole's state.
     """
 
     def __init__(self, env: Env[Any, Any]) -> None:
@@ -263,21 +369,36 @@ class GymnasiumEnv(gymnasium.Env[Any, Any]):
             self.__dict__["_own_np_random"] = value
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or "protogym_env" not in self.__dict__:
+        if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(_inner_unwrapped(self.__dict__["protogym_env"]), name)
+        try:
+            env = object.__getattribute__(self, "protogym_env")
+        except AttributeError:  # while unpickling, before __init__'s attributes are back
+            raise AttributeError(name) from None
+        getter = getattr(env, "get_wrapper_attr", None)
+        return getattr(env, name) if getter is None else getter(name)
 
     def __str__(self) -> str:
         return f"<GymnasiumEnv<{self.protogym_env}>>"
 
 
 class ProtogymEnv(protogym.Env[Any, Any]):
-    """A protogym env over a `gymnasium.Env`, with protogym spaces; calls go straight through."""
+    """A protogym env over a `gymnasium.Env`, with protogym spaces; calls go straight through.
 
+    Attributes the adapter lacks come from the Gymnasium env through its own wrapper chain,
+    outermost wrapper first, as Gymnasium's `get_wrapper_attr` finds them; assigning one sets
+    it where Gymnasium's `set_wrapper_attr` would. The adapter's own members (the converted
+    spaces, `metadata`, `spec`, ...) come first, so `get_attr`/`set_attr` of a vector env over
+    it see what Gymnasium's vector envs see, with protogym's spaces.
+    """
+
+    gymnasium_env: gymnasium.Env[Any, Any]
     observation_space: Space[Any]
     action_space: Space[Any]
     metadata: dict[str, Any]
     render_mode: str | None
+    _retype_obs: Callable[[Any], Any] | None
+    _retype_action: Callable[[Any], Any] | None
 
     def __init__(self, env: gymnasium.Env[Any, Any]) -> None:
         if not isinstance(env, gymnasium.Env):
@@ -285,13 +406,17 @@ class ProtogymEnv(protogym.Env[Any, Any]):
                 f"from_gymnasium needs a gymnasium.Env, got {env!r} ({type(env).__name__}); "
                 "for a protogym env use it as it is"
             )
-        self.gymnasium_env = env
-        self.observation_space = from_gymnasium_space(env.observation_space)
-        self.action_space = from_gymnasium_space(env.action_space)
-        self.metadata = dict(env.metadata)
-        self.render_mode = env.render_mode
-        self._retype_obs = _graph_retyper(env.observation_space, spaces.GraphInstance)
-        self._retype_action = _graph_retyper(env.action_space, gspaces.GraphInstance)
+        own = {
+            "gymnasium_env": env,
+            "observation_space": from_gymnasium_space(env.observation_space),
+            "action_space": from_gymnasium_space(env.action_space),
+            "metadata": dict(env.metadata),
+            "render_mode": env.render_mode,
+            "_retype_obs": _graph_retyper(env.observation_space, spaces.GraphInstance),
+            "_retype_action": _graph_retyper(env.action_space, gspaces.GraphInstance),
+        }
+        for name, value in own.items():
+            object.__setattr__(self, name, value)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -322,6 +447,10 @@ class ProtogymEnv(protogym.Env[Any, Any]):
         self.gymnasium_env.np_random = value
 
     @property
+    def np_random_seed(self) -> int:
+        return self.gymnasium_env.np_random_seed
+
+    @property
     def _np_random(self) -> np.random.Generator | None:
         """The Gymnasium env's generator, where protogym's checker looks for it."""
         return self.gymnasium_env.unwrapped._np_random
@@ -330,10 +459,56 @@ class ProtogymEnv(protogym.Env[Any, Any]):
     def _np_random(self, value: np.random.Generator | None) -> None:
         self.gymnasium_env.unwrapped._np_random = value
 
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether the adapter or any layer of the Gymnasium env has `name`."""
+        return self._owns(name) or bool(self.gymnasium_env.has_wrapper_attr(name))
+
+    def get_wrapper_attr(self, name: str) -> Any:
+        """`name` of the adapter if it has it, else of the outermost Gymnasium layer that has
+        it (its wrappers first, then the env they wrap)."""
+        if self._owns(name):
+            return getattr(self, name)
+        try:
+            return self.gymnasium_env.get_wrapper_attr(name)
+        except AttributeError:
+            raise AttributeError(
+                f"neither {self} nor any layer of the Gymnasium env it wraps has an "
+                f"attribute {name!r}"
+            ) from None
+
+    def set_wrapper_attr(self, name: str, value: Any, *, force: bool = True) -> bool:
+        """Set `name` on the adapter if it has it, else on the outermost Gymnasium layer that
+        has it; if none has it, on the adapter when `force` (Gymnasium's rule). Returns
+        whether it was set."""
+        if not self._owns(name):
+            if self.gymnasium_env.set_wrapper_attr(name, value, force=False):
+                return True
+            if not force:
+                return False
+        object.__setattr__(self, name, value)
+        return True
+
+    def _owns(self, name: str) -> bool:
+        """Whether `name` is the adapter's own: private, a class member, or set on it."""
+        return name.startswith("_") or has_members_statically(self, type(self).__mro__, (name,))
+
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or "gymnasium_env" not in self.__dict__:
+        if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(self.__dict__["gymnasium_env"].unwrapped, name)
+        try:
+            env = object.__getattribute__(self, "gymnasium_env")
+        except AttributeError:  # while unpickling, before __init__'s attributes are back
+            raise AttributeError(name) from None
+        try:
+            return env.get_wrapper_attr(name)
+        except AttributeError:
+            raise AttributeError(
+                f"neither {type(self).__name__} nor any layer of the Gymnasium env it wraps "
+                f"has an attribute {name!r}"
+            ) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.set_wrapper_attr(name, value)
 
     def __str__(self) -> str:
         return f"<ProtogymEnv<{self.gymnasium_env}>>"
@@ -389,9 +564,9 @@ _TO_GYMNASIUM_MODE = {
     AutoresetMode.DISABLED: GymnasiumAutoresetMode.DISABLED,
 }
 _FROM_GYMNASIUM_MODE = {value: key for key, value in _TO_GYMNASIUM_MODE.items()}
-# protogym's same-step info keys (the Gym 0.26 names) and Gymnasium 1.x's
+# The same-step keys of vector envs still on the batch layout (a batch of final
+# observations), and Gymnasium 1.x's (one entry per sub-env), which protogym's envs use.
 _FINAL_KEYS = {"final_observation": "final_obs", "_final_observation": "_final_obs"}
-_FINAL_KEYS_BACK = {value: key for key, value in _FINAL_KEYS.items()}
 
 
 def _renamed(infos: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
@@ -428,7 +603,8 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         obs, rewards, terminations, truncations, infos = self.protogym_vector_env.step(actions)
         if self._same_step and "final_observation" in infos:
-            # Gymnasium 1.x keeps one entry per sub-env (None where none ended).
+            # A batch of final observations becomes Gymnasium 1.x's one entry per sub-env
+            # (None where none ended).
             single = self.protogym_vector_env.single_observation_space
             finals = np.full(self.num_envs, None, dtype=object)
             for index in np.flatnonzero(infos["_final_observation"]).tolist():
@@ -488,16 +664,8 @@ class ProtogymVectorEnv(VectorEnvBase[Any, Any, Any]):
         )
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        obs, rewards, terminations, truncations, infos = self.gymnasium_vector_env.step(actions)
-        if self.autoreset_mode is AutoresetMode.SAME_STEP and "final_obs" in infos:
-            # protogym's final observations are a batch like the observations.
-            finals = infos["final_obs"]
-            ended = np.flatnonzero(infos["_final_obs"]).tolist()
-            rows = [(index, finals[index]) for index in ended]
-            batch = with_rows(obs, rows, self.observation_space,
-                              self.single_observation_space, self.num_envs)
-            infos = _renamed({**infos, "final_obs": batch}, _FINAL_KEYS_BACK)
-        return obs, rewards, terminations, truncations, infos
+        # Same-step infos are laid out as protogym's: `final_obs` per sub-env, `final_info`.
+        return self.gymnasium_vector_env.step(actions)
 
     def render(self) -> Any:
         return self.gymnasium_vector_env.render()
@@ -586,19 +754,64 @@ def make_gymnasium_env(gymnasium_id: str, **kwargs: Any) -> ProtogymEnv:
 
 
 def gymnasium_env_spec(gymnasium_id: str) -> EnvSpec:
-    """The protogym spec of ``gymnasium:<gymnasium_id>``: what `protogym.make` builds."""
-    found = _gymnasium_registry_spec(gymnasium_id)
+    """The protogym spec of ``gymnasium:<gymnasium_id>``: what `protogym.make` builds.
+
+    As Gymnasium's `make` does, an old version warns (`DeprecationWarning`) and names the
+    newest, and an id without a version takes the newest, with a `UserWarning`.
+    """
+    found = _gymnasium_registry_spec(_newest_if_unversioned(gymnasium_id))
+    module, colon, _ = gymnasium_id.rpartition(":")
+    resolved = f"{module}{colon}{found.id}"
+    newest = gymnasium.envs.registration.find_highest_version(found.namespace, found.name)
+    if found.version is not None and newest is not None and newest > found.version:
+        newest_id = gymnasium.envs.registration.get_env_id(found.namespace, found.name, newest)
+        _warn_user(
+            f"'gymnasium:{resolved}' is out of date; Gymnasium's registry has a newer "
+            f"version: 'gymnasium:{module}{colon}{newest_id}'",
+            DeprecationWarning,
+        )
     return EnvSpec(
-        id=f"gymnasium:{gymnasium_id}",
+        id=f"gymnasium:{resolved}",
         entry_point=f"{__name__}:make_gymnasium_env",
-        kwargs={"gymnasium_id": gymnasium_id, **found.kwargs},
+        kwargs={"gymnasium_id": resolved, **found.kwargs},
         max_episode_steps=found.max_episode_steps,
         reward_threshold=found.reward_threshold,
         nondeterministic=found.nondeterministic,
     )
 
 
+def _newest_if_unversioned(gymnasium_id: str) -> str:
+    """`gymnasium_id` with the newest registered version if it names none (and a warning)."""
+    module, colon, env_id = gymnasium_id.rpartition(":")
+    _import_registering_module(gymnasium_id)
+    namespace, name, version = gymnasium.envs.registration.parse_env_id(env_id)
+    if version is not None or env_id in gymnasium.registry:
+        return gymnasium_id
+    newest = gymnasium.envs.registration.find_highest_version(namespace, name)
+    if newest is None:
+        return gymnasium_id
+    newest_id = gymnasium.envs.registration.get_env_id(namespace, name, newest)
+    _warn_user(
+        f"'gymnasium:{gymnasium_id}' has no version; using the newest in Gymnasium's registry, "
+        f"'gymnasium:{module}{colon}{newest_id}'. Name the version to keep the env from "
+        "changing under you.",
+        UserWarning,
+    )
+    return f"{module}{colon}{newest_id}"
+
+
 def _gymnasium_registry_spec(gymnasium_id: str) -> gymnasium.envs.registration.EnvSpec:
+    module = _import_registering_module(gymnasium_id)
+    env_id = gymnasium_id.rpartition(":")[2]
+    try:
+        return gymnasium.spec(env_id)
+    except gymnasium.error.Error as error:
+        raise UnregisteredEnv(_missing_id_message(module, env_id, error)) from None
+
+
+def _import_registering_module(gymnasium_id: str) -> str:
+    """Import the module that ``[module:]id`` names (it registers the id), as Gymnasium's
+    ``module:id`` does; returns the module name ('' if none)."""
     module, _, env_id = gymnasium_id.rpartition(":")
     if module:
         try:
@@ -609,14 +822,55 @@ def _gymnasium_registry_spec(gymnasium_id: str) -> gymnasium.envs.registration.E
                 f"but it is not installed ({error}); install the package that registers "
                 f"{env_id!r} in Gymnasium"
             ) from error
-    try:
-        return gymnasium.spec(env_id)
-    except gymnasium.error.Error as error:
-        raise UnregisteredEnv(
-            f"Gymnasium has no environment {env_id!r} ({error}). If a package registers it "
-            f"on import, name the package first: 'gymnasium:<package>:{env_id}', for example "
-            "'gymnasium:ale_py:ALE/Pong-v5'"
-        ) from None
+    return module
+
+
+def _missing_id_message(module: str, env_id: str, error: Exception) -> str:
+    """Why `env_id` is not in Gymnasium's registry, with the ids the user may have meant."""
+    prefix = f"gymnasium:{module}:" if module else "gymnasium:"
+    namespace, name, _ = gymnasium.envs.registration.parse_env_id(env_id)
+    versions = sorted(
+        spec.version
+        for spec in gymnasium.registry.values()
+        if spec.namespace == namespace and spec.name == name and spec.version is not None
+    )
+    if versions:
+        listed = ", ".join(
+            repr(prefix + gymnasium.envs.registration.get_env_id(namespace, name, version))
+            for version in versions
+        )
+        return (
+            f"Gymnasium has {name!r} in version{'s' if len(versions) > 1 else ''} "
+            f"{', '.join(f'v{v}' for v in versions)} only, not {env_id!r}: use {listed}"
+        )
+    close = difflib.get_close_matches(env_id, list(gymnasium.registry), n=3, cutoff=0.7)
+    # Our suggestions carry the prefix to type; Gymnasium's own message only when we have none.
+    why = (
+        f" Did you mean {', '.join(repr(prefix + known) for known in close)}?"
+        if close
+        else f" ({error})"
+    )
+    if module:
+        return f"Gymnasium has no environment {env_id!r}, even after importing {module!r}.{why}"
+    return (
+        f"Gymnasium has no environment {env_id!r}.{why} If a package registers it on import, "
+        f"name the package first: 'gymnasium:<package>:{env_id}', for example "
+        "'gymnasium:ale_py:ALE/Pong-v5'"
+    )
+
+
+_PACKAGE_DIR = os.path.dirname(protogym.__file__) + os.sep
+
+
+def _warn_user(message: str, category: type[Warning]) -> None:
+    """Warn, attributing the warning to the first caller outside protogym (the user's line
+    that made the env), as protogym's own registry warnings are."""
+    frame = sys._getframe(1)
+    level = 2
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 register_gymnasium_ids()
