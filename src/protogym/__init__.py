@@ -23,32 +23,36 @@ from protogym.core import (
 from protogym.spaces.space import Space
 
 if TYPE_CHECKING:
-    from protogym import error, logger, spaces, vector, wrappers
+    from protogym import envs, error, logger, spaces, vector, wrappers
     from protogym.checker import check_env
     from protogym.registration import (
         EnvSpec,
+        VectorizeMode,
         WrapperSpec,
         hookimpl,
-        make,
         pprint_registry,
         register,
+        register_envs,
         register_wrapper,
-        registry,
         spec,
         wrap,
     )
+    from protogym.registration.global_registry import registry
+    from protogym.registration.make import make
     from protogym.registration.make_vec import make_vec
 
 __version__ = "0.1.0"
 
 _LAZY: dict[str, str] = {
     "EnvSpec": "protogym.registration",
+    "VectorizeMode": "protogym.registration",
     "WrapperSpec": "protogym.registration",
     "hookimpl": "protogym.registration",
     "make": "protogym.registration",
-    "make_vec": "protogym.registration.make_vec",
+    "make_vec": "protogym.registration",
     "pprint_registry": "protogym.registration",
     "register": "protogym.registration",
+    "register_envs": "protogym.registration",
     "register_wrapper": "protogym.registration",
     "registry": "protogym.registration",
     "spec": "protogym.registration",
@@ -56,6 +60,7 @@ _LAZY: dict[str, str] = {
     "check_env": "protogym.checker",
 }
 _SUBMODULES = {
+    "envs",
     "error",
     "logger",
     "spaces",
@@ -75,11 +80,13 @@ __all__ = [
     "ObservationWrapper",
     "RewardWrapper",
     "Space",
+    "VectorizeMode",
     "Wrapper",
     "WrapperActType",
     "WrapperObsType",
     "WrapperSpec",
     "check_env",
+    "envs",
     "error",
     "hookimpl",
     "logger",
@@ -87,6 +94,7 @@ __all__ = [
     "make_vec",
     "pprint_registry",
     "register",
+    "register_envs",
     "register_wrapper",
     "registry",
     "spaces",

@@ -9,8 +9,8 @@ and the wrappers supply them for a structural env. This module imports nothing h
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+import functools
+from collections.abc import Callable, Mapping
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -24,9 +24,11 @@ from typing import (
 from protogym._structural import StructuralProtocolMeta
 
 if TYPE_CHECKING:
+    import inspect
+
     import numpy as np
 
-    from protogym.registration.env_spec import EnvSpec
+    from protogym.registration.env_spec import EnvSpec, WrapperSpec
     from protogym.spaces.space import Space
 
 __all__ = [
@@ -129,14 +131,19 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
         # Defaults for explicit subclasses only. They stay out of mypy's view of the protocol
         # so that a structural env need not define them; the protogym mypy plugin adds their
         # types to explicit subclasses. `metadata` and `render_mode` default as in Gymnasium
-        # (no render modes, no mode); the shared default mapping is read-only, so no env can
-        # change it for every other.
-        metadata = MappingProxyType({"render_modes": ()})
+        # (no render modes, no mode); each subclass gets its own `metadata` dict (see
+        # `__init_subclass__`), so no env can change another class's.
+        metadata = {"render_modes": []}
         render_mode = None
         spec = None
         reward_range = (float("-inf"), float("inf"))
         _np_random = None
         _np_random_seed = None
+
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+            if cls.metadata is Env.__dict__["metadata"]:
+                cls.metadata = {"render_modes": []}
 
         @property
         def np_random(self):
@@ -160,6 +167,21 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
         @property
         def unwrapped(self):
             return self
+
+        def has_wrapper_attr(self, name):
+            """Whether the env has attribute `name` (wrappers also ask the envs they wrap)."""
+            return hasattr(self, name)
+
+        def get_wrapper_attr(self, name):
+            """The env's attribute `name` (wrappers look it up through the envs they wrap)."""
+            return getattr(self, name)
+
+        def set_wrapper_attr(self, name, value, *, force=True):
+            """Set attribute `name` if the env has it, or if `force`; says whether it did."""
+            if force or hasattr(self, name):
+                setattr(self, name, value)
+                return True
+            return False
 
         def __enter__(self):
             return self
@@ -208,7 +230,12 @@ class Wrapper(
     Every member forwards to `env` unless a subclass overrides it, so a wrapper that leaves
     a space alone keeps the inner env's types: subclasses generic in ``[ObsType, ActType]``
     declare ``Wrapper[ObsType, ActType, ObsType, ActType]``. Assigning `observation_space`
-    or `action_space` replaces the forwarded space.
+    or `action_space` replaces the forwarded space. Other attributes of inner envs are not
+    forwarded: read them with `get_wrapper_attr`, or through `unwrapped`.
+
+    A wrapper subclass records the arguments it was built with, so its `spec` is the inner
+    env's with this wrapper appended to `additional_wrappers`, and ``make(env.spec)``
+    rebuilds the whole stack.
     """
 
     if TYPE_CHECKING:
@@ -221,6 +248,21 @@ class Wrapper(
         # `env` first: most objects checked are plain envs, and lack it, so `unwrapped`'s walk
         # stops at the first member.
         _required_members_ = ("env", *ENV_MEMBERS, "unwrapped", "spec", "np_random")
+
+        # Class-level defaults, so the forwarding properties read a plain attribute instead
+        # of paying for a failed look-up while nothing is overridden.
+        _action_space = None
+        _observation_space = None
+        _metadata = None
+        _spec = None
+        _spec_cache = None
+        _constructor_args = None
+
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+            init = cls.__dict__.get("__init__")
+            if init is not None and not cls.__dict__.get("_is_protocol", False):
+                cls.__init__ = _recording_arguments(init)
 
     def __init__(self, env: Env[_ObsT_co, _ActT]) -> None:
         if not isinstance(env, Env):
@@ -238,8 +280,11 @@ class Wrapper(
 
     @property
     def action_space(self) -> Space[_WActT]:
-        own = getattr(self, "_action_space", None)
-        return cast("Space[_WActT]", self.env.action_space if own is None else own)
+        own: Space[_WActT] | None = self._action_space  # type: ignore[attr-defined]
+        if own is None:  # the class default: not overridden
+            inner: Space[_WActT] = self.env.action_space  # type: ignore[assignment]
+            return inner
+        return own
 
     @action_space.setter
     def action_space(self, space: Space[_WActT]) -> None:
@@ -247,8 +292,11 @@ class Wrapper(
 
     @property
     def observation_space(self) -> Space[_WObsT]:
-        own = getattr(self, "_observation_space", None)
-        return cast("Space[_WObsT]", self.env.observation_space if own is None else own)
+        own: Space[_WObsT] | None = self._observation_space  # type: ignore[attr-defined]
+        if own is None:  # the class default: not overridden
+            inner: Space[_WObsT] = self.env.observation_space  # type: ignore[assignment]
+            return inner
+        return own
 
     @observation_space.setter
     def observation_space(self, space: Space[_WObsT]) -> None:
@@ -256,8 +304,8 @@ class Wrapper(
 
     @property
     def metadata(self) -> Mapping[str, Any]:
-        own = getattr(self, "_metadata", None)
-        return self.env.metadata if own is None else cast("Mapping[str, Any]", own)
+        own: Mapping[str, Any] | None = self._metadata  # type: ignore[attr-defined]
+        return self.env.metadata if own is None else own
 
     @metadata.setter
     def metadata(self, value: Mapping[str, Any]) -> None:
@@ -269,35 +317,91 @@ class Wrapper(
 
     @property
     def spec(self) -> EnvSpec | None:
-        """The inner env's spec; `make` sets the outermost wrapper's to the full recipe."""
-        own = getattr(self, "_spec", None)
-        return own if own is not None else getattr(self.env, "spec", None)
+        """The inner env's spec with this wrapper appended to `additional_wrappers` (or the
+        spec assigned to this wrapper, as `make` does for the outermost of its stack)."""
+        own: EnvSpec | None = self._spec  # type: ignore[attr-defined]  # class default None
+        if own is not None:
+            return own
+        inner: Any = getattr(self.env, "spec", None)
+        if getattr(inner, "evolve", None) is None:  # None, or not a protogym EnvSpec
+            return cast("EnvSpec | None", inner)
+        cached = self._spec_cache  # type: ignore[attr-defined]  # class default None
+        if cached is not None and cached[0] is inner:
+            return cast("EnvSpec", cached[1])
+        spec = inner.evolve(additional_wrappers=(*inner.additional_wrappers, self._record()))
+        object.__setattr__(self, "_spec_cache", (inner, spec))
+        return cast("EnvSpec", spec)
 
     @spec.setter
     def spec(self, value: EnvSpec | None) -> None:
         object.__setattr__(self, "_spec", value)
 
+    @classmethod
+    def class_name(cls) -> str:
+        """The wrapper's name in specs and reprs: its class name."""
+        return str(cls.__name__)
+
+    @classmethod
+    def wrapper_spec(cls, **kwargs: Any) -> WrapperSpec:
+        """A `WrapperSpec` of this class with `kwargs`, e.g. for `register(...,
+        additional_wrappers=(ClipReward.wrapper_spec(max_reward=1.0),))`."""
+        return _wrapper_spec(cls, kwargs)
+
+    def _record(self) -> WrapperSpec:
+        """This wrapper as a `WrapperSpec`, with the keyword arguments it was built with
+        (None if they cannot be known, e.g. when given through ``*args``)."""
+        cls = type(self)
+        saved = getattr(self, "_saved_kwargs", None)  # Gymnasium's RecordConstructorArgs
+        if isinstance(saved, Mapping):
+            kwargs: dict[str, Any] | None = {k: v for k, v in saved.items() if k != "env"}
+        else:
+            kwargs = _keyword_arguments(cls, self._constructor_args)  # type: ignore[attr-defined]
+        return _wrapper_spec(cls, kwargs)
+
     @property
     def unwrapped(self) -> Env[Any, Any]:
         """The innermost env, whether or not it subclasses `Env`."""
         env: Any = self.env
-        while isinstance(env, Wrapper):
-            env = env.env
-        return cast("Env[Any, Any]", getattr(env, "unwrapped", env))
+        try:
+            inner: Env[Any, Any] = env.unwrapped
+        except AttributeError:  # a structural env without `unwrapped`
+            return cast("Env[Any, Any]", env)
+        return inner
 
     @property
     def np_random(self) -> np.random.Generator:
         """The innermost env's generator (one is made for a structural env that has none)."""
-        inner: Any = self.unwrapped
-        if hasattr(inner, "np_random"):
-            return cast("np.random.Generator", inner.np_random)
-        if getattr(inner, "_np_random", None) is None:
-            _seed_env(inner, None)
-        return cast("np.random.Generator", inner._np_random)
+        env: Any = self.env
+        try:
+            generator: np.random.Generator = env.np_random
+        except AttributeError:
+            return _structural_generator(self.unwrapped)[0]
+        return generator
 
     @np_random.setter
     def np_random(self, value: np.random.Generator) -> None:
-        self.unwrapped.np_random = value  # type: ignore[attr-defined]
+        env: Any = self.env
+        if isinstance(env, Wrapper) or hasattr(type(env), "np_random"):
+            env.np_random = value
+        else:  # a structural env: keep the generator where `np_random` looks for it
+            env._np_random, env._np_random_seed = value, -1
+
+    @property
+    def np_random_seed(self) -> int | None:
+        """The seed of the innermost env's generator, or -1 if it was assigned directly."""
+        env: Any = self.env
+        try:
+            seed: int | None = env.np_random_seed
+        except AttributeError:
+            return _structural_generator(self.unwrapped)[1]
+        return seed
+
+    @property
+    def _np_random(self) -> Any:
+        raise AttributeError(
+            f"{type(self).__name__} is a wrapper and has no generator of its own: use "
+            "self.np_random, or self.unwrapped._np_random"
+        )
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -322,23 +426,126 @@ class Wrapper(
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether this wrapper or any env inside it has attribute `name`."""
+        if hasattr(self, name):
+            return True
+        env: Any = self.env
+        ask = getattr(env, "has_wrapper_attr", None)
+        return bool(ask(name)) if ask is not None else hasattr(env, name)
+
     def get_wrapper_attr(self, name: str) -> Any:
-        """Look `name` up on this wrapper, then on each inner env in turn."""
-        env: Any = self
-        while True:
-            if hasattr(env, name):
-                return getattr(env, name)
-            if not isinstance(env, Wrapper):
-                raise AttributeError(
-                    f"no wrapper or env in {self} has an attribute {name!r}"
-                )
-            env = env.env
+        """Attribute `name` of this wrapper, or else of the first env inside that has it."""
+        value = getattr(self, name, _MISSING)
+        if value is not _MISSING:
+            return value
+        env: Any = self.env
+        ask = getattr(env, "get_wrapper_attr", None)
+        try:
+            return ask(name) if ask is not None else getattr(env, name)
+        except AttributeError:
+            raise AttributeError(
+                f"neither {type(self).__name__} nor any env inside it has an attribute "
+                f"{name!r}"
+            ) from None
+
+    def set_wrapper_attr(self, name: str, value: Any, *, force: bool = True) -> bool:
+        """Set `name` on the outermost layer that has it (this wrapper or an env inside).
+
+        If none has it, `force` sets it on this wrapper; otherwise nothing is set. Returns
+        whether it was set.
+        """
+        if hasattr(self, name):
+            setattr(self, name, value)
+            return True
+        env: Any = self.env
+        ask = getattr(env, "set_wrapper_attr", None)
+        if ask is not None:
+            done = bool(ask(name, value, force=False))
+        else:
+            done = hasattr(env, name)
+            if done:
+                setattr(env, name, value)
+        if not done and force:
+            setattr(self, name, value)
+            done = True
+        return done
 
     def __str__(self) -> str:
         return f"<{type(self).__name__}{_env_label(self.env)}>"
 
     def __repr__(self) -> str:
         return str(self)
+
+
+_MISSING = object()
+
+
+def _structural_generator(env: Any) -> tuple[np.random.Generator, int | None]:
+    """The generator and seed of a structural env (one that does not subclass `Env`),
+    seeded from OS entropy the first time it is asked for."""
+    if getattr(env, "_np_random", None) is None:
+        _seed_env(env, None)
+    return env._np_random, env._np_random_seed
+
+
+def _recording_arguments(init: Callable[..., None]) -> Callable[..., None]:
+    """`init`, also keeping the arguments of the outermost constructor call on the
+    instance, so that the wrapper's spec can say how to build it again."""
+
+    @functools.wraps(init)
+    def recording_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        if self._constructor_args is None:
+            object.__setattr__(self, "_constructor_args", (args, kwargs))
+        init(self, *args, **kwargs)
+
+    return recording_init
+
+
+_INIT_SIGNATURES: dict[type[Any], inspect.Signature] = {}
+
+
+def _init_signature(cls: type[Any]) -> inspect.Signature:
+    found = _INIT_SIGNATURES.get(cls)
+    if found is None:
+        import inspect  # here, not at the top: `import protogym` stays cheap
+
+        found = _INIT_SIGNATURES[cls] = inspect.signature(cls.__init__)
+    return found
+
+
+def _keyword_arguments(
+    cls: type[Any], call: tuple[tuple[Any, ...], dict[str, Any]] | None
+) -> dict[str, Any] | None:
+    """The arguments of a constructor call by name, defaults included and without the
+    wrapped env (the first argument after `self`); None if they cannot be named."""
+    if call is None:
+        return None
+    import inspect
+
+    signature = _init_signature(cls)
+    try:
+        bound = signature.bind(None, *call[0], **call[1])
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    named: dict[str, Any] = {}
+    for name, value in list(bound.arguments.items())[2:]:
+        kind = signature.parameters[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            if value:
+                return None
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            named.update(value)
+        else:
+            named[name] = value
+    return named
+
+
+def _wrapper_spec(cls: type[Any], kwargs: dict[str, Any] | None) -> WrapperSpec:
+    from protogym.registration.env_spec import WrapperSpec
+
+    return WrapperSpec(cls.class_name(), f"{cls.__module__}:{cls.__qualname__}", kwargs)
 
 
 class ObservationWrapper(Wrapper[WrapperObsType, ActType, ObsType, ActType]):

@@ -72,28 +72,43 @@ class Bare(protogym.Env[Any, Any]):
 
 def test_a_subclass_without_metadata_or_render_mode_gets_gymnasiums_defaults() -> None:
     env = Bare()
-    assert dict(env.metadata) == {"render_modes": ()}
+    assert env.metadata == {"render_modes": []} and type(env.metadata) is dict
     assert env.render_mode is None
-    with pytest.raises(TypeError):
-        env.metadata["render_fps"] = 30  # type: ignore[index]  # shared: read-only
 
     class Declared(Bare):
         metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
         render_mode = "ansi"
 
     assert Declared().metadata["render_modes"] == ["ansi"] and Declared().render_mode == "ansi"
-    assert Bare().metadata["render_modes"] == () and Bare().render_mode is None
+    assert Bare().metadata["render_modes"] == [] and Bare().render_mode is None
     protogym.check_env(Bare())  # the defaults satisfy the checker's render rules
     protogym.register("test/Bare-v0", entry_point=Bare, max_episode_steps=2)
     try:
         made = protogym.make("test/Bare-v0")
-        assert made.metadata["render_modes"] == ()
+        assert made.metadata["render_modes"] == []
         assert made.reset(seed=0)[0] == 0
         vector = protogym.make_vec("test/Bare-v0", 2, vectorization_mode="sync")
         vector.reset(seed=0)
         assert vector.step(np.array([0, 1]))[2].tolist() == [False, True]
     finally:
         protogym.registry.unregister("test/Bare-v0")
+
+
+def test_each_env_class_owns_its_default_metadata() -> None:
+    class Sibling(Bare):
+        pass
+
+    class Stranger(protogym.Env[Any, Any]):
+        pass
+
+    Bare.metadata["render_fps"] = 30  # type: ignore[index]  # a plain dict, as in Gymnasium
+    try:
+        assert Sibling.metadata is Bare.metadata  # inherited from Bare, as Python does
+        assert vars(Stranger)["metadata"] == {"render_modes": []}  # its own, not Bare's
+        assert protogym.Env.__dict__["metadata"] == {"render_modes": []}
+        assert Bare().metadata is vars(Bare)["metadata"]  # per class, not per instance
+    finally:
+        del Bare.metadata["render_fps"]  # type: ignore[attr-defined]
 
 
 def test_reset_with_seed_reseeds_and_without_seed_keeps_the_stream() -> None:
@@ -152,8 +167,8 @@ def test_wrapper_gives_a_structural_env_a_generator() -> None:
 def test_get_wrapper_attr_searches_inwards() -> None:
     env = Negate(Doubled(StructuralWalk(size=9)))
     assert env.get_wrapper_attr("size") == 9
-    with pytest.raises(AttributeError, match="has an attribute 'nothing_here'"):
-        env.get_wrapper_attr("nothing_here")
+    with pytest.raises(AttributeError, match="nor any env inside it has an attribute 'nothing'"):
+        env.get_wrapper_attr("nothing")
 
 
 def test_wrapping_something_that_is_not_an_env_says_what_is_missing() -> None:

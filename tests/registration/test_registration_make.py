@@ -43,11 +43,13 @@ def test_ids_parse_into_namespace_name_version() -> None:
         parse_env_id("a/b/c-v1")
 
 
-def test_registry_is_a_read_only_mapping() -> None:
+def test_registry_item_assignment_keeps_an_id_to_its_own_spec() -> None:
     assert protogym.registry["reg/Path-v0"].max_episode_steps == 4
     assert "reg/Walk-v1" in protogym.registry
-    with pytest.raises(TypeError):
-        protogym.registry["reg/X-v0"] = protogym.registry["reg/Path-v0"]  # type: ignore[index]
+    with pytest.raises(RegistrationError, match=r"given the spec of 'reg/Path-v0'"):
+        protogym.registry["reg/X-v0"] = protogym.registry["reg/Path-v0"]
+    with pytest.raises(TypeError, match="the registry holds EnvSpec values, got str"):
+        protogym.registry["reg/X-v0"] = "reg/Path-v0"  # type: ignore[assignment]
 
 
 def test_make_applies_the_default_stack_and_time_limit() -> None:
@@ -60,7 +62,9 @@ def test_make_applies_the_default_stack_and_time_limit() -> None:
     assert [r[2] for r in results] == [False, False, False, False]
     assert [r[3] for r in results] == [False, False, False, True]
     assert env.spec is not None and env.spec.max_episode_steps == 4
-    assert vars(env.unwrapped)["spec"] == env.spec
+    assert vars(env.unwrapped)["spec"] == env.spec.evolve(
+        max_episode_steps=None, order_enforce=False, disable_env_checker=True
+    )
 
 
 def test_make_kwargs_override_the_spec_and_are_recorded() -> None:
@@ -81,26 +85,27 @@ def test_unknown_keyword_names_env_and_keyword() -> None:
     with pytest.raises(TypeError) as caught:
         protogym.make("reg/Path-v0", sise=3)
     assert str(caught.value) == (
-        "environment 'reg/Path-v0' got unexpected keyword argument(s) 'sise'; it accepts "
+        "environment 'reg/Path-v0' got an unexpected keyword argument 'sise'; it accepts "
         "'size', 'render_mode'"
     )
+    with pytest.raises(TypeError, match=r"unexpected keyword arguments 'sise', 'colour'"):
+        protogym.make("reg/Path-v0", sise=3, colour="red")
 
 
 def test_unknown_id_suggests_close_matches() -> None:
     with pytest.raises(UnregisteredEnv) as caught:
         protogym.make("reg/Wakl-v0")  # type: ignore[protogym-env-id]
-    assert "Did you mean 'reg/Walk-v0'" in str(caught.value)
+    assert type(caught.value) is protogym.error.NameNotFound
+    assert "no env is named 'Wakl' in namespace 'reg'. Did you mean 'Walk'?" in str(caught.value)
 
 
 def test_missing_version_lists_the_registered_ones() -> None:
-    with pytest.raises(UnregisteredEnv) as caught:
+    with pytest.raises(protogym.error.VersionNotFound) as caught:
         protogym.make("reg/Walk-v7")  # type: ignore[protogym-env-id]
     assert str(caught.value) == (
         "'reg/Walk-v7' is not registered; registered versions of 'Walk': 'reg/Walk-v0', "
         "'reg/Walk-v1'"
     )
-    with pytest.raises(UnregisteredEnv, match="registered versions of 'Walk'"):
-        protogym.make("reg/Walk")  # type: ignore[protogym-env-id]
 
 
 def test_removed_old_version_points_to_the_newest() -> None:
@@ -173,7 +178,7 @@ def test_wrap_applies_by_name_and_extends_the_spec() -> None:
     )
     with pytest.raises(UnregisteredWrapper, match="Did you mean 'ClipReward'"):
         protogym.wrap(env, "ClipRewards")  # type: ignore[protogym-env-id]
-    with pytest.raises(TypeError, match="wrapper 'ClipReward' got unexpected keyword"):
+    with pytest.raises(TypeError, match="wrapper 'ClipReward' got an unexpected keyword"):
         protogym.wrap(env, "ClipReward", low=0)  # type: ignore[protogym-kwargs]
 
 
@@ -192,15 +197,17 @@ def test_render_mode_list_collects_frames() -> None:
 
 
 def test_human_render_of_an_rgb_array_env_adds_human_rendering() -> None:
-    env = protogym.make("reg/Path-v0", render_mode="human")
+    with pytest.warns(UserWarning, match="'reg/Path-v0' does not render in 'human' mode"):
+        env = protogym.make("reg/Path-v0", render_mode="human")
     assert repr(env).startswith("<HumanRendering<TimeLimit<")
     assert env.unwrapped.render_mode == "rgb_array"
     env.close()
 
 
-def test_unsupported_render_mode_lists_the_supported_ones() -> None:
-    with pytest.raises(ValueError, match=r"cannot render in mode 'svg'; its render modes are"):
-        protogym.make("reg/Path-v0", render_mode="svg")
+def test_an_unlisted_render_mode_is_passed_on_with_a_warning_naming_the_modes() -> None:
+    with pytest.warns(UserWarning, match=r"render_mode='svg', which its metadata does not list"):
+        env = protogym.make("reg/Path-v0", render_mode="svg")
+    assert env.render_mode == "svg"
 
 
 def test_make_checks_that_the_entry_point_builds_an_env() -> None:
@@ -278,16 +285,18 @@ def test_first_party_plugins_sort_before_third_parties() -> None:
 
 
 def test_pprint_registry_groups_by_namespace() -> None:
-    text = protogym.pprint_registry(disable_print=True, exclude_namespaces=[""])
+    text = protogym.pprint_registry(disable_print=True)
     assert text is not None
-    block = next(b for b in text.split("\n\n") if b.startswith("===== reg "))
-    assert block.splitlines()[0] == "===== reg (registered in code) ====="
-    assert "reg/Path-v0" in block and "reg/Coin-v0" in block
+    lines = text.splitlines()
+    start = lines.index("===== reg =====")
+    assert lines[start + 1].split() == ["reg/Coin-v0", "reg/Path-v0", "reg/Walk-v0"]
+    assert lines[start + 2].split() == ["reg/Walk-v1"]
+    assert "===== protogym-classic-control =====" in lines
 
 
 def test_spec_pprint_hides_defaults() -> None:
-    assert protogym.spec("reg/Path-v0").pprint() == (
-        f"id=reg/Path-v0\nentry_point='{WALK}'\nmax_episode_steps=4"
+    assert protogym.spec("reg/Path-v0").pprint(disable_print=True) == (
+        "id=reg/Path-v0\nmax_episode_steps=4"
     )
 
 

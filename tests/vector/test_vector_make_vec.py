@@ -77,9 +77,9 @@ def test_bad_arguments_are_clear_errors() -> None:
         make_vec("CartPole-v1", 1, vectorization_mode="threads")  # type: ignore[call-overload]
     with pytest.raises(ValueError, match=r"does not accept vector_kwargs \['speed'\]"):
         make_vec("CartPole-v1", 1, vectorization_mode="sync", vector_kwargs={"speed": 2})
-    with pytest.raises(ValueError, match="only 'autoreset_mode' in vector_kwargs"):
+    with pytest.raises(protogym.error.Error, match="only 'autoreset_mode' in vector_kwargs"):
         make_vec("CartPole-v1", 1, vector_kwargs={"num_workers": 2})
-    with pytest.raises(ValueError, match="cannot apply per-sub-env wrappers"):
+    with pytest.raises(protogym.error.Error, match="cannot apply per-sub-env wrappers"):
         make_vec("CartPole-v1", 1, wrappers=[lambda e: e])
     with pytest.raises(TypeError, match="wrappers must be callables"):
         make_vec("CartPole-v1", 1, wrappers=[3])  # type: ignore[list-item]

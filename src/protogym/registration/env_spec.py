@@ -5,10 +5,14 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Protocol, overload
 
 import attrs
+
+if TYPE_CHECKING:
+    from protogym.core import Env
+    from protogym.vector.vector_env import VectorEnv
 
 StepApi = Literal["terminated_truncated", "done"]
 STEP_APIS: tuple[StepApi, ...] = ("terminated_truncated", "done")
@@ -38,7 +42,7 @@ def parse_env_id(env_id: str) -> tuple[str | None, str, int | None]:
     return match["namespace"], match["name"], None if version is None else int(version)
 
 
-def env_id_of(namespace: str | None, name: str, version: int | None) -> str:
+def get_env_id(namespace: str | None, name: str, version: int | None) -> str:
     """The inverse of `parse_env_id`."""
     prefix = f"{namespace}/" if namespace else ""
     suffix = f"-v{version}" if version is not None else ""
@@ -58,6 +62,20 @@ def _entry_point_text(entry_point: str | Callable[..., Any] | None) -> str | Non
     return f"{module}:{qualname}"
 
 
+class EnvCreator(Protocol):
+    """What an entry point is: a callable (usually the env class) building an env from
+    keyword arguments."""
+
+    def __call__(self, **kwargs: Any) -> Env[Any, Any]: ...
+
+
+class VectorEnvCreator(Protocol):
+    """What a vector entry point is: a callable building a vector env from keyword
+    arguments (``num_envs`` among them)."""
+
+    def __call__(self, **kwargs: Any) -> VectorEnv[Any, Any, Any]: ...
+
+
 def _wrapper_tuple(value: Iterable[WrapperSpec]) -> tuple[WrapperSpec, ...]:
     return tuple(value)
 
@@ -66,21 +84,37 @@ def _frozen_kwargs(value: Mapping[str, Any] | None) -> dict[str, Any]:
     return dict(value) if value else {}
 
 
-@attrs.frozen(kw_only=True)
+def _recorded_kwargs(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if value is None else dict(value)
+
+
+@attrs.frozen
 class WrapperSpec:
-    """A wrapper applied by `make`: its registered name, entry point and keyword arguments."""
+    """A wrapper in a recipe: its name, where its class lives, and its keyword arguments.
+
+    `make` finds the class by `name` among the registered wrappers. `kwargs` is None when
+    the arguments it was built with are unknown, so the recipe cannot rebuild it.
+    """
 
     name: str
     entry_point: str | None = None
-    kwargs: dict[str, Any] = attrs.field(factory=dict, converter=_frozen_kwargs)
+    kwargs: dict[str, Any] | None = attrs.field(factory=dict, converter=_recorded_kwargs)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "entry_point": self.entry_point, "kwargs": self.kwargs}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> WrapperSpec:
-        return cls(name=data["name"], entry_point=data.get("entry_point"),
-                   kwargs=data.get("kwargs") or {})
+        if not isinstance(data, Mapping) or "name" not in data:
+            raise ValueError(
+                f"a wrapper in additional_wrappers is an object with a 'name' (and optionally "
+                f"'entry_point' and 'kwargs'), got {data!r}"
+            )
+        return cls(data["name"], data.get("entry_point"), data.get("kwargs", {}))
+
+
+def _check_id(instance: EnvSpec, attribute: attrs.Attribute[str], value: str) -> None:
+    parse_env_id(value)
 
 
 def _check_api(instance: EnvSpec, attribute: attrs.Attribute[str], value: str) -> None:
@@ -93,16 +127,18 @@ def _check_max_steps(instance: EnvSpec, attribute: attrs.Attribute[Any], value: 
         raise ValueError(f"max_episode_steps must be a positive int or None, got {value!r}")
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen
 class EnvSpec:
-    """Everything `make` needs to build an env, and a record of the wrappers it applied.
+    """Everything `make` needs to build an env, and a record of the wrappers around it.
 
-    `additional_wrappers` lists the wrappers beyond `make`'s defaults, in the order they were
-    applied; `to_json`/`from_json` round-trip the whole recipe so `make(spec)` can rebuild the
-    same env from a file.
+    The fields come in Gymnasium's order, so they can be given positionally as there
+    (``EnvSpec("Walk-v0", "pkg.walk:Walk")``); `api` and `plugin` are protogym's own and
+    keyword-only. `additional_wrappers` lists the wrappers beyond `make`'s defaults, in the
+    order they were applied; `to_json`/`from_json` round-trip the whole recipe so
+    `make(spec)` can rebuild the same env from a file. Frozen: `evolve` makes a changed copy.
     """
 
-    id: str
+    id: str = attrs.field(validator=_check_id)
     entry_point: str | Callable[..., Any] | None = None
     reward_threshold: float | None = None
     nondeterministic: bool = False
@@ -110,10 +146,10 @@ class EnvSpec:
     order_enforce: bool = True
     disable_env_checker: bool = False
     kwargs: dict[str, Any] = attrs.field(factory=dict, converter=_frozen_kwargs)
-    vector_entry_point: str | Callable[..., Any] | None = None
-    api: StepApi = attrs.field(default="terminated_truncated", validator=_check_api)
     additional_wrappers: tuple[WrapperSpec, ...] = attrs.field(default=(), converter=_wrapper_tuple)
-    plugin: str | None = None
+    vector_entry_point: str | Callable[..., Any] | None = None
+    api: StepApi = attrs.field(default="terminated_truncated", validator=_check_api, kw_only=True)
+    plugin: str | None = attrs.field(default=None, kw_only=True)
     """The distribution whose plugin registered this id, or None if registered in code."""
 
     @property
@@ -144,9 +180,9 @@ class EnvSpec:
             "order_enforce": self.order_enforce,
             "disable_env_checker": self.disable_env_checker,
             "kwargs": self.kwargs,
+            "additional_wrappers": [w.to_dict() for w in self.additional_wrappers],
             "vector_entry_point": _entry_point_text(self.vector_entry_point),
             "api": self.api,
-            "additional_wrappers": [w.to_dict() for w in self.additional_wrappers],
             "plugin": self.plugin,
         }
 
@@ -188,18 +224,93 @@ class EnvSpec:
             raise ValueError(f"an EnvSpec JSON document is an object, got {type(data).__name__}")
         return cls.from_dict(data, trust_entry_points=trust_entry_points)
 
-    def pprint(self, *, print_all: bool = False) -> str:
-        """A readable multi-line description; defaults are hidden unless `print_all`."""
-        lines = [f"id={self.id}"]
-        for field in attrs.fields(type(self)):
-            if field.name == "id":
-                continue
-            value = getattr(self, field.name)
-            if print_all or (value != field.default and not (
-                isinstance(field.default, attrs.Factory) and not value  # type: ignore[arg-type]
-            )):
-                lines.append(f"{field.name}={value!r}")
-        return "\n".join(lines)
+    @overload
+    def pprint(
+        self,
+        disable_print: Literal[False] = False,
+        include_entry_points: bool = False,
+        print_all: bool = False,
+    ) -> None: ...
+
+    @overload
+    def pprint(
+        self,
+        disable_print: Literal[True],
+        include_entry_points: bool = False,
+        print_all: bool = False,
+    ) -> str: ...
+
+    @overload
+    def pprint(
+        self, disable_print: bool, include_entry_points: bool = False, print_all: bool = False
+    ) -> str | None: ...
+
+    def pprint(
+        self,
+        disable_print: bool = False,
+        include_entry_points: bool = False,
+        print_all: bool = False,
+    ) -> str | None:
+        """Print the spec one field a line, or return the text with ``disable_print=True``.
+
+        Fields at their defaults are left out unless `print_all`; the entry points (and the
+        plugin that registered the id) are shown with `include_entry_points`.
+        """
+        text = "\n".join(self._pprint_lines(include_entry_points, print_all))
+        if disable_print:
+            return text
+        print(text)
+        return None
+
+    def _pprint_lines(self, include_entry_points: bool, print_all: bool) -> Iterator[str]:
+        entry_points = include_entry_points or print_all
+        yield f"id={self.id}"
+        if entry_points:
+            yield f"entry_point={_entry_point_label(self.entry_point)}"
+        for name in _PPRINT_FIELDS:
+            value = getattr(self, name)
+            if print_all or value != _DEFAULTS[name]:
+                yield f"{name}={value}"
+        if entry_points and (print_all or self.vector_entry_point is not None):
+            yield f"vector_entry_point={_entry_point_label(self.vector_entry_point)}"
+        if entry_points and (print_all or self.plugin is not None):
+            yield f"plugin={self.plugin}"
+        if print_all or self.additional_wrappers:
+            rows = []
+            for wrapper in self.additional_wrappers:
+                where = f", entry_point={wrapper.entry_point}" if include_entry_points else ""
+                rows.append(f"\n\tname={wrapper.name}{where}, kwargs={wrapper.kwargs}")
+            yield f"additional_wrappers=[{','.join(rows)}\n]" if rows else "additional_wrappers=[]"
 
     def evolve(self, **changes: Any) -> EnvSpec:
         return attrs.evolve(self, **changes)
+
+
+# What `pprint` shows after the id, in this order, when it differs from the default.
+_PPRINT_FIELDS = (
+    "reward_threshold",
+    "nondeterministic",
+    "max_episode_steps",
+    "order_enforce",
+    "disable_env_checker",
+    "kwargs",
+    "api",
+)
+_DEFAULTS: dict[str, Any] = {
+    "reward_threshold": None,
+    "nondeterministic": False,
+    "max_episode_steps": None,
+    "order_enforce": True,
+    "disable_env_checker": False,
+    "kwargs": {},
+    "api": "terminated_truncated",
+}
+
+
+def _entry_point_label(entry_point: str | Callable[..., Any] | None) -> str:
+    """An entry point as `pprint` shows it: a string as it is, a callable by its path."""
+    if entry_point is None or isinstance(entry_point, str):
+        return str(entry_point)
+    module = getattr(entry_point, "__module__", None)
+    qualname = getattr(entry_point, "__qualname__", None)
+    return f"{module}:{qualname}" if module and qualname else repr(entry_point)

@@ -2,9 +2,10 @@
 
 `make` stacks, from the inside out: the env (adapted from the legacy API if registered with
 ``api="done"``), PassiveEnvChecker, OrderEnforcing, TimeLimit, RenderCollection or
-HumanRendering when the asked render mode needs one, the named wrappers, and
-StepCompatibility when ``return_two_dones=False``. The outermost wrapper's `spec` records
-the whole recipe, so ``make(env.spec)`` builds the same stack again.
+HumanRendering when the asked render mode needs one, the spec's `additional_wrappers` and
+the named wrappers, and StepCompatibility when ``return_two_dones=False``. The env's own
+`spec` is Gymnasium's bare one (no time limit, order or checker); the outermost wrapper's
+records the whole recipe, so ``make(env.spec)`` builds the same stack again.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
 from protogym.core import Env, Wrapper, missing_env_members
-from protogym.error import RegistrationError
+from protogym.error import Error, InvalidMetadata, RegistrationError
+from protogym.logger import warn
 from protogym.registration.env_spec import EnvSpec, WrapperSpec
 from protogym.registration.global_registry import registry
 from protogym.wrappers.common import OrderEnforcing, TimeLimit
@@ -71,10 +73,10 @@ def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any
 @overload
 def make(
     id: str | EnvSpec,
-    *,
     max_episode_steps: int | None = None,
-    render_mode: str | None = None,
     disable_env_checker: bool | None = None,
+    *,
+    render_mode: str | None = None,
     return_two_dones: Literal[True] = True,
     wrappers: Sequence[WrapperRequest] | None = None,
     trust_entry_points: bool = False,
@@ -85,10 +87,10 @@ def make(
 @overload
 def make(
     id: str | EnvSpec,
-    *,
     max_episode_steps: int | None = None,
-    render_mode: str | None = None,
     disable_env_checker: bool | None = None,
+    *,
+    render_mode: str | None = None,
     return_two_dones: Literal[False],
     wrappers: Sequence[WrapperRequest] | None = None,
     trust_entry_points: bool = False,
@@ -98,10 +100,10 @@ def make(
 
 def make(
     id: str | EnvSpec,
-    *,
     max_episode_steps: int | None = None,
-    render_mode: str | None = None,
     disable_env_checker: bool | None = None,
+    *,
+    render_mode: str | None = None,
     return_two_dones: bool = True,
     wrappers: Sequence[WrapperRequest] | None = None,
     trust_entry_points: bool = False,
@@ -110,8 +112,10 @@ def make(
     """Build the env registered as `id` (or described by an `EnvSpec`) with its wrappers.
 
     Keyword arguments override the spec's `kwargs`; `max_episode_steps` and
-    `disable_env_checker` override the spec's when given. An `EnvSpec` whose entry point no
-    registration knows is refused unless `trust_entry_points` (see `Registry.check_trusted`).
+    `disable_env_checker` override the spec's when given (``max_episode_steps=-1``: no
+    time limit at all). An `EnvSpec` whose entry point no registration knows is refused
+    unless `trust_entry_points` (see `Registry.check_trusted`); so is a wrapper it names by
+    an entry point that is neither registered nor already imported.
     """
     if isinstance(id, EnvSpec):
         spec = id
@@ -138,31 +142,22 @@ def make(
     if spec.api == "done":
         env = _build_legacy(spec, creator, build_kwargs)
     else:
-        env = _build(spec, creator, build_kwargs)
+        env = _build(spec, creator, build_kwargs, render_wrapper)
 
     if max_episode_steps is None:
         max_episode_steps = spec.max_episode_steps
+    elif max_episode_steps == -1:
+        max_episode_steps = None
     if disable_env_checker is None:
         disable_env_checker = spec.disable_env_checker
-    requests = spec.additional_wrappers
-    if wrappers:
-        requests += tuple(_wrapper_spec(request) for request in wrappers)
-    if (
-        env_kwargs == spec.kwargs
-        and max_episode_steps == spec.max_episode_steps
-        and disable_env_checker == spec.disable_env_checker
-        and not spec.additional_wrappers
-    ):
-        made_spec = spec  # nothing to record: share the frozen spec instead of copying it
-    else:
-        made_spec = spec.evolve(
-            kwargs=env_kwargs,
-            max_episode_steps=max_episode_steps,
-            disable_env_checker=disable_env_checker,
-            additional_wrappers=(),
-        )
-    with _READ_ONLY_SPEC:
-        env.spec = made_spec
+    # The env itself is what the entry point built: no time limit, order or checker of its
+    # own (Gymnasium's layout); each wrapper below reports its part in its own `spec`.
+    holds_spec = True
+    try:
+        getattr(env, "unwrapped", env).spec = _bare_spec(spec, env_kwargs)
+    except AttributeError:  # a structural env whose spec is read-only
+        holds_spec = False
+    prior = _prior_wrappers(env, spec)
 
     if not disable_env_checker:
         env = _passive_env_checker()(env)
@@ -172,14 +167,30 @@ def make(
         env = TimeLimit(env, max_episode_steps)
     if render_wrapper is not None:
         env = render_wrapper(env)
-    if not isinstance(env, Wrapper):
+    requests = spec.additional_wrappers[len(prior) :]
+    if wrappers:
+        requests += tuple(_wrapper_spec(request) for request in wrappers)
+    if not isinstance(env, Wrapper) and (not holds_spec or not requests):
         env = _Made(env)
-    applied: list[WrapperSpec] = []
+    if (
+        env_kwargs == spec.kwargs
+        and max_episode_steps == spec.max_episode_steps
+        and disable_env_checker == spec.disable_env_checker
+        and prior == spec.additional_wrappers
+    ):
+        made_spec = spec  # nothing to record: share the frozen spec instead of copying it
+    else:
+        made_spec = spec.evolve(
+            kwargs=env_kwargs,
+            max_episode_steps=max_episode_steps,
+            disable_env_checker=disable_env_checker,
+            additional_wrappers=prior,
+        )
+    with _READ_ONLY_SPEC:
+        env.spec = made_spec
     for request in requests:
-        env, recorded = _apply(env, request)
-        applied.append(recorded)
+        env = _apply(env, request, trust_entry_points)
     made: Wrapper[Any, Any, Any, Any] = env
-    made.spec = made_spec.evolve(additional_wrappers=tuple(applied)) if applied else made_spec
     if not return_two_dones:
         from protogym.wrappers.step_compatibility import StepCompatibility
 
@@ -189,26 +200,60 @@ def make(
 
 def wrap(env: Env[Any, Any], name: str, /, **kwargs: Any) -> Wrapper[Any, Any, Any, Any]:
     """Apply the wrapper registered as `name` and record it in the env's spec."""
-    wrapped, recorded = _apply(env, WrapperSpec(name=name, kwargs=kwargs))
-    spec = getattr(env, "spec", None)
-    if isinstance(spec, EnvSpec):
-        wrapped.spec = spec.evolve(additional_wrappers=(*spec.additional_wrappers, recorded))
-    return wrapped
+    return _apply(env, WrapperSpec(name, kwargs=kwargs), trust_entry_points=False)
 
 
-def _apply(env: Any, request: WrapperSpec) -> tuple[Wrapper[Any, Any, Any, Any], WrapperSpec]:
-    registered, target = registry.wrapper_entry(request.name)
+def _apply(
+    env: Any, request: WrapperSpec, trust_entry_points: bool
+) -> Wrapper[Any, Any, Any, Any]:
+    """Wrap `env` as `request` says, and record the wrapper in the spec under its name."""
+    registered, target = registry.wrapper_entry(request, trust_entry_points=trust_entry_points)
+    if request.kwargs is None:
+        raise ValueError(
+            f"the spec names the wrapper {request.name!r} without the arguments it was built "
+            "with (kwargs=None), so it cannot be rebuilt; give its kwargs in the WrapperSpec"
+        )
     wrapper_cls = load_entry_point(target)
-    kwargs = {**registered.kwargs, **request.kwargs}
+    kwargs = {**(registered.kwargs or {}), **request.kwargs}
     try:
         wrapped = wrapper_cls(env, **kwargs)
     except TypeError as exc:
         _raise_if_bad_keywords(f"wrapper {request.name!r}", wrapper_cls, kwargs, exc, skip=1)
         raise
-    recorded = WrapperSpec(
-        name=request.name, entry_point=registered.entry_point, kwargs=request.kwargs
+    spec = getattr(env, "spec", None)
+    if isinstance(spec, EnvSpec):
+        recorded = WrapperSpec(request.name, registered.entry_point, request.kwargs)
+        wrapped.spec = spec.evolve(additional_wrappers=(*spec.additional_wrappers, recorded))
+    return wrapped  # type: ignore[no-any-return]
+
+
+def _bare_spec(spec: EnvSpec, env_kwargs: dict[str, Any]) -> EnvSpec:
+    """The spec of the env an entry point built, before `make` wraps it."""
+    return spec.evolve(
+        max_episode_steps=None,
+        order_enforce=False,
+        disable_env_checker=True,
+        kwargs=env_kwargs,
+        additional_wrappers=(),
     )
-    return wrapped, recorded
+
+
+def _prior_wrappers(env: Any, spec: EnvSpec) -> tuple[WrapperSpec, ...]:
+    """The wrappers the entry point itself put around the env (it may return a wrapped
+    env); they must be the first ones of the spec's `additional_wrappers`, if it has that
+    many, so that `make(env.spec)` does not apply them twice."""
+    if not isinstance(env, Wrapper):
+        return ()
+    built = getattr(env.spec, "additional_wrappers", ())
+    expected = spec.additional_wrappers[: len(built)]
+    if len(built) <= len(spec.additional_wrappers) and expected != built:
+        mismatch = next(pair for pair in zip(expected, built, strict=True) if pair[0] != pair[1])
+        raise ValueError(
+            f"the entry point of {spec.id!r} returned an env wrapped in {mismatch[1]}, but the "
+            f"spec's additional_wrappers expect {mismatch[0]} there; rebuild the spec from "
+            "the env that entry point makes"
+        )
+    return tuple(built)
 
 
 @functools.cache
@@ -239,31 +284,81 @@ def _wrapper_spec(request: WrapperRequest) -> WrapperSpec:
 def _render_plan(
     env_id: str, creator: Callable[..., Any], render_mode: str | None
 ) -> tuple[Callable[[Any], Any] | None, str | None]:
-    """Which render wrapper (if any) `render_mode` needs, and the mode the env is built with."""
-    if render_mode is None:
-        return None, None
+    """Which render wrapper (if any) `render_mode` needs, and the mode the env is built with.
+
+    The modes come from the entry point's `metadata` (a class's, when it is a class). A mode
+    the env does not list is passed on with a warning, as in Gymnasium: the env decides.
+    """
     metadata = getattr(creator, "metadata", None)
-    modes = metadata.get("render_modes") if isinstance(metadata, Mapping) else None
-    if modes is None or render_mode in modes:
+    if metadata is None or isinstance(metadata, property):
         return None, render_mode
-    if render_mode == "human" and "rgb_array" in modes:
+    if not isinstance(metadata, Mapping):
+        raise InvalidMetadata(
+            f"the metadata of {env_id!r}'s entry point is a {type(metadata).__name__}; it "
+            "must be a dict such as {'render_modes': ['rgb_array'], 'render_fps': 30}"
+        )
+    modes = metadata.get("render_modes")
+    if modes is None:
+        warn(
+            "the metadata of %r's entry point has no 'render_modes' (its keys: %s); declare "
+            "the render modes the env supports, even if none ([])",
+            env_id,
+            list(metadata),
+            category=UserWarning,
+            stacklevel=3,
+        )
+        return None, render_mode
+    if render_mode is None or render_mode in modes:
+        return None, render_mode
+    frames = next((mode for mode in ("rgb_array", "rgb_array_list") if mode in modes), None)
+    if render_mode == "human" and frames is not None:
         from protogym.wrappers.rendering import HumanRendering
 
-        return HumanRendering, "rgb_array"
+        warn(
+            "%r does not render in 'human' mode itself; make shows its %r frames in a "
+            "window through the HumanRendering wrapper",
+            env_id,
+            frames,
+            category=UserWarning,
+            stacklevel=3,
+        )
+        return HumanRendering, frames
     if render_mode.endswith("_list") and render_mode[: -len("_list")] in modes:
         from protogym.wrappers.rendering import RenderCollection
 
         return RenderCollection, render_mode[: -len("_list")]
-    raise ValueError(
-        f"{env_id!r} cannot render in mode {render_mode!r}; its render modes are "
-        f"{list(modes)} (and their '_list' forms, and 'human' when it has 'rgb_array')"
+    warn(
+        "%r is made with render_mode=%r, which its metadata does not list (its render modes: "
+        "%s, their '_list' forms, and 'human' when it has 'rgb_array')",
+        env_id,
+        render_mode,
+        list(modes),
+        category=UserWarning,
+        stacklevel=3,
     )
+    return None, render_mode
 
 
-def _build(spec: EnvSpec, creator: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+def _build(
+    spec: EnvSpec,
+    creator: Callable[..., Any],
+    kwargs: dict[str, Any],
+    render_wrapper: Callable[[Any], Any] | None,
+) -> Any:
     try:
         env = creator(**kwargs)
     except TypeError as exc:
+        if (
+            render_wrapper is not None
+            and "render_mode" in kwargs
+            and not _accepts(creator, "render_mode")
+        ):
+            raise Error(
+                f"{spec.id!r} was asked for render_mode={kwargs['render_mode']!r} to show it "
+                "through a wrapper, but its entry point takes no render_mode (the old "
+                "render(mode=...) API?); register it with api='done', or render its frames "
+                "yourself"
+            ) from exc
         _raise_if_bad_keywords(f"environment {spec.id!r}", creator, kwargs, exc)
         raise
     if not isinstance(env, Env):
@@ -321,11 +416,17 @@ def _raise_if_bad_keywords(
     ]
     unknown = [key for key in kwargs if key not in accepted]
     if unknown:
+        named = (
+            f"an unexpected keyword argument {unknown[0]!r}"
+            if len(unknown) == 1
+            else f"unexpected keyword arguments {', '.join(map(repr, unknown))}"
+        )
         raise TypeError(
-            f"{what} got unexpected keyword argument(s) {', '.join(map(repr, unknown))}; it "
-            f"accepts {', '.join(map(repr, accepted)) or 'no keyword arguments'}"
+            f"{what} got {named}; it accepts "
+            f"{', '.join(map(repr, accepted)) or 'no keyword arguments'}"
         ) from exc
 
 
 class _Made(Wrapper[Any, Any, Any, Any]):
-    """Holds `spec` and `unwrapped` for a made env that no other wrapper wraps."""
+    """Holds `spec` and `unwrapped` for a made env that no other wrapper wraps, or whose
+    own `spec` is read-only."""

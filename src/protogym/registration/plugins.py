@@ -26,7 +26,13 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "protogym.plugins"
 SELECTION_ENV_VAR = "PROTOGYM_PLUGINS"
 FIRST_PARTY_DISTRIBUTIONS = frozenset(
-    {"protogym-classic-control", "protogym-toy-text", "protogym-box2d", "protogym-atari"}
+    {
+        "protogym-classic-control",
+        "protogym-toy-text",
+        "protogym-box2d",
+        "protogym-atari",
+        "protogym-mujoco",
+    }
 )
 """Distributions whose plugins are visited before any third party's, so they keep their ids."""
 

@@ -1,4 +1,5 @@
-"""`pprint_registry`: the registered ids, grouped by namespace, with the plugin of each."""
+"""`pprint_registry`: the registered ids by group (namespace, plugin or package), and the
+families `protogym list` shows."""
 
 from __future__ import annotations
 
@@ -12,42 +13,63 @@ def format_registry(
     specs: Mapping[str, EnvSpec],
     *,
     num_cols: int = 3,
-    exclude_namespaces: Iterable[str] = (),
+    exclude_namespaces: Iterable[str] | None = None,
 ) -> str:
-    """The registry as text: one block per namespace, ids in columns."""
-    if num_cols < 1:
-        raise ValueError(f"num_cols must be at least 1, got {num_cols}")
-    excluded = set(exclude_namespaces)
-    groups: dict[str, list[EnvSpec]] = defaultdict(list)
+    """The registry as text: a ``===== group =====`` line per group, then its ids in rows of
+    `num_cols`, in Gymnasium's layout. See `registry_group` for what the groups are."""
+    if isinstance(num_cols, bool) or not isinstance(num_cols, int) or num_cols < 1:
+        raise ValueError(f"num_cols must be a positive int, got {num_cols!r}")
+    excluded = set(exclude_namespaces or ())
+    groups: dict[str, list[str]] = defaultdict(list)
     for spec in specs.values():
-        namespace = spec.namespace or ""
-        if namespace not in excluded:
-            groups[namespace].append(spec)
+        group = registry_group(spec)
+        if group not in excluded:
+            groups[group].append(spec.id)
     blocks = []
-    for namespace in sorted(groups):
-        members = sorted(groups[namespace], key=lambda s: s.id)
-        plugins = sorted({s.plugin or "registered in code" for s in members})
-        title = namespace or "(no namespace)"
-        header = f"===== {title} ({', '.join(plugins)}) ====="
-        width = max(len(s.id) for s in members) + 2
+    for group, ids in groups.items():
+        ids.sort()
+        width = max(len(env_id) for env_id in ids)
         rows = [
-            "".join(s.id.ljust(width) for s in members[i : i + num_cols]).rstrip()
-            for i in range(0, len(members), num_cols)
+            " ".join(env_id.ljust(width) for env_id in ids[i : i + num_cols]).rstrip()
+            for i in range(0, len(ids), num_cols)
         ]
-        blocks.append("\n".join([header, *rows]))
-    return "\n\n".join(blocks)
+        blocks.append("\n".join([f"===== {group} =====", *rows]))
+    return "\n".join(blocks)
+
+
+def registry_group(spec: EnvSpec) -> str:
+    """The group `pprint_registry` lists an id under: its namespace; else the plugin that
+    registered it; else, as Gymnasium does, a part of its entry point's module path (the
+    third of ``gymnasium.envs.classic_control.cartpole``, the second of a two-part path) or
+    its name, and ``None`` for a callable entry point."""
+    if spec.namespace is not None:
+        return spec.namespace
+    if spec.plugin is not None:
+        return spec.plugin
+    if not isinstance(spec.entry_point, str):
+        return "None"
+    parts = spec.entry_point.partition(":")[0].split(".")
+    if len(parts) >= 3:
+        return parts[2]
+    return parts[1] if len(parts) == 2 else spec.name
 
 
 def pprint_registry(
+    print_registry: Mapping[str, EnvSpec] | None = None,
     *,
     num_cols: int = 3,
-    exclude_namespaces: Iterable[str] = (),
+    exclude_namespaces: Iterable[str] | None = None,
     disable_print: bool = False,
 ) -> str | None:
-    """Print the global registry (or return the text with ``disable_print=True``)."""
-    from protogym.registration.global_registry import registry
+    """Print a registry's ids by group (the global registry by default), or return the
+    text with ``disable_print=True``; `exclude_namespaces` leaves groups out."""
+    if print_registry is None:
+        from protogym.registration.global_registry import registry
 
-    text = format_registry(registry, num_cols=num_cols, exclude_namespaces=exclude_namespaces)
+        print_registry = registry
+    text = format_registry(
+        print_registry, num_cols=num_cols, exclude_namespaces=exclude_namespaces
+    )
     if disable_print:
         return text
     print(text)
