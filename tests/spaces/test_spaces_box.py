@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from protogym.error import Error
 from protogym.spaces import Box, Space
 
 PARITY_CASES: list[tuple[Any, Any, Any, Any]] = [
@@ -98,65 +99,94 @@ def test_is_bounded() -> None:
         space.is_bounded("left")  # type: ignore[arg-type]
 
 
-BAD_ARGS: list[tuple[dict[str, Any], str]] = [
+BAD_ARGS: list[tuple[dict[str, Any], type[Exception], str]] = [
     (
         {"low": 1.0, "high": 0.0},
+        ValueError,
         "Box low must be <= high everywhere, got low=array([1.], dtype=float32) and "
         "high=array([0.], dtype=float32)",
     ),
     (
         {"low": 0, "high": 1, "dtype": np.complex64},
-        "Box dtype must be a numpy integer, floating or bool dtype, got <class "
-        "'numpy.complex64'>; use e.g. np.float32, np.int64 or np.uint8",
+        ValueError,
+        "Box dtype complex64 cannot hold a box's values; give a numpy integer, floating or "
+        "bool dtype, e.g. np.float32, np.int64 or np.uint8",
     ),
     (
         {"low": 0, "high": 1, "dtype": None},
-        "Box dtype must be a numpy integer, floating or bool dtype, got None; "
-        "use e.g. np.float32, np.int64 or np.uint8",
+        ValueError,
+        "Box dtype must not be None; give a numpy integer, floating or bool dtype, e.g. "
+        "np.float32, np.int64 or np.uint8",
+    ),
+    (
+        {"low": 0, "high": 1, "dtype": "no such dtype"},
+        TypeError,
+        "Box dtype 'no such dtype' is not a numpy dtype; give a numpy integer, floating or "
+        "bool dtype, e.g. np.float32, np.int64 or np.uint8",
     ),
     (
         {"low": np.zeros(2), "high": np.ones(3)},
+        ValueError,
         "Box low and high shapes do not broadcast together, got low.shape=(2,) and high.shape=(3,)",
     ),
     (
         {"low": np.zeros(2), "high": 1, "shape": (3,)},
+        ValueError,
         "Box low of shape (2,) does not broadcast to shape=(3,)",
     ),
     (
         {"low": 0, "high": 1, "shape": (2, -1)},
-        "Box shape must be a tuple of non-negative ints, got (2, -1)",
+        ValueError,
+        "Box shape must not have negative sizes, got (2, -1)",
     ),
-    ({"low": 0, "high": 1, "shape": 3}, "Box shape must be a tuple of non-negative ints, got 3"),
-    ({"low": np.nan, "high": 1}, "Box low must not contain NaN, got low=nan"),
-    ({"low": 0, "high": "a"}, "Box high must be a real number or an array of them, got 'a'"),
-    ({"low": np.inf, "high": np.inf}, "Box low cannot be +inf, got low=array(inf)"),
-    ({"low": 0, "high": -np.inf}, "Box high cannot be -inf, got high=array(-inf)"),
+    ({"low": 0, "high": 1, "shape": 3}, TypeError, "Box shape must be a tuple of ints, got 3"),
+    (
+        {"low": 0, "high": 1, "shape": (2, None)},
+        TypeError,
+        "Box shape must be a tuple of ints, got (2, None)",
+    ),
+    ({"low": np.nan, "high": 1}, ValueError, "Box low must not contain NaN, got low=nan"),
+    (
+        {"low": 0, "high": "a"},
+        ValueError,
+        "Box high must be a real number or an array of them, got 'a'",
+    ),
+    ({"low": np.inf, "high": np.inf}, ValueError, "Box low cannot be +inf, got low=array(inf)"),
+    ({"low": 0, "high": -np.inf}, ValueError, "Box high cannot be -inf, got high=array(-inf)"),
     (
         {"low": 0, "high": np.inf, "dtype": np.uint8},
+        ValueError,
         "Box high cannot be infinite for the uint8 dtype (it has no infinity), got "
         "high=array(inf); give finite bounds",
     ),
     (
         {"low": 0, "high": 300, "dtype": np.uint8},
+        ValueError,
         "Box high is outside the range of uint8 [0, 255], got high=array(300)",
     ),
     (
         {"low": -1e39, "high": 0, "dtype": np.float32},
+        ValueError,
         "Box low is outside the range of float32 [-3.4028234663852886e+38, "
         "3.4028234663852886e+38], got low=array(-1.e+39)",
     ),
 ]
 
 
-@pytest.mark.parametrize(("kwargs", "message"), BAD_ARGS)
-def test_bad_constructor_arguments_name_the_argument(kwargs: dict[str, Any], message: str) -> None:
-    with pytest.raises(ValueError) as info:
+@pytest.mark.parametrize(("kwargs", "error", "message"), BAD_ARGS)
+def test_bad_constructor_arguments_name_the_argument(
+    kwargs: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    """A dtype or shape numpy cannot read is a TypeError, a bad value a ValueError (the
+    classes Gymnasium raises); the message names the argument."""
+    with pytest.raises(error) as info:
         Box(**kwargs)
+    assert type(info.value) is error
     assert str(info.value) == message
 
 
 def test_sample_rejects_a_mask() -> None:
-    with pytest.raises(ValueError, match=re.escape("Box.sample takes no mask or probability")):
+    with pytest.raises(Error, match=re.escape("Box.sample takes no mask or probability")):
         Box(0, 1).sample(mask=np.array([1], np.int8))  # type: ignore[arg-type]
 
 
@@ -203,8 +233,17 @@ def test_equality_and_pickling_round_trip() -> None:
     assert not clone.low.flags.writeable
     assert space != Box(np.array([-np.inf, 0.0]), np.array([1.0, 3.0]))
     assert space != Box(np.array([-np.inf, 0.0]), np.array([1.0, 2.0]), dtype=np.float64)
-    assert Box(-np.inf, 5, (2,), np.int64) != Box(np.iinfo(np.int64).min, 5, (2,), np.int64)
     assert space != "Box"
+
+
+def test_equality_compares_shape_dtype_and_bounds_up_to_rounding() -> None:
+    """As in Gymnasium: bounds equal up to float rounding are equal, and an integer box's
+    open side equals a side bounded at the dtype's limit (both store the limit)."""
+    assert Box(0.0, 1.0 + 1e-12, (2,), np.float64) == Box(0.0, 1.0, (2,), np.float64)
+    assert Box(-np.inf, 5, (2,), np.int64) == Box(np.iinfo(np.int64).min, 5, (2,), np.int64)
+    assert Box(0, 1, (2,)) != Box(0, 1, (3,))
+    assert Box(0, 1, (2,)) != Box(0, 1, (2,), np.float64)
+    assert Box(0, 1, (2,)) != Box(0, 2, (2,))
 
 
 def test_json_round_trip() -> None:

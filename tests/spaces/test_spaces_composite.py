@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Mapping
+from collections.abc import Sequence as AbcSequence
 from typing import Any
 
 import gymnasium as gym
@@ -67,7 +69,7 @@ def test_tuple_masks_contains_and_access() -> None:
     ],
 )
 def test_tuple_bad_arguments(spaces: Any, message: str) -> None:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(TypeError) as info:
         Tuple(spaces)
     assert str(info.value) == message
 
@@ -113,11 +115,6 @@ def test_dict_seed_forms_masks_and_membership() -> None:
         ((5,), {}, "Dict spaces must be a mapping or a sequence of (key, space) pairs, got 5"),
         (({"a": 1},), {}, "Dict sub-space 'a' is not a space, got 1"),
         (
-            ({"a": Discrete(2)},),
-            {"a": Discrete(3)},
-            "Dict sub-space 'a' is given both in `spaces` and as a keyword; give it once",
-        ),
-        (
             ([("a",)],),
             {},
             "Dict spaces given as a sequence must be (key, space) pairs, got [('a',)]",
@@ -125,9 +122,35 @@ def test_dict_seed_forms_masks_and_membership() -> None:
     ],
 )
 def test_dict_bad_arguments(args: tuple[Any, ...], kwargs: dict[str, Any], message: str) -> None:
-    with pytest.raises(ValueError) as info:
+    """Arguments of the wrong kind are TypeErrors, as in Gymnasium."""
+    with pytest.raises(TypeError) as info:
         Dict(*args, **kwargs)
     assert str(info.value) == message
+
+
+def test_dict_key_given_twice_is_a_value_error() -> None:
+    with pytest.raises(ValueError) as info:
+        Dict({"a": Discrete(2)}, a=Discrete(3))
+    assert str(info.value) == (
+        "Dict sub-space 'a' is given both in `spaces` and as a keyword; give it once"
+    )
+
+
+def test_dict_is_a_mapping_and_tuple_a_sequence_of_sub_spaces() -> None:
+    """Code written for Gymnasium treats them as a `Mapping` and a `Sequence`; `in` still
+    asks about elements, not keys or sub-spaces."""
+    space = Dict({"b": Discrete(2), "a": Box(0, 1, (2,))})
+    assert isinstance(space, Mapping)
+    assert dict(space) == {"a": Box(0, 1, (2,)), "b": Discrete(2)}
+    assert space.get("a") == Box(0, 1, (2,)) and space.get("z") is None
+    assert "a" not in space and {"a": np.zeros(2, np.float32), "b": 1} in space
+    with pytest.raises(TypeError, match=re.escape("Dict['a'] must be set to a space, got 5")):
+        space["a"] = 5  # type: ignore[assignment]
+    pair = Tuple([Discrete(2), Discrete(3), Discrete(2)])
+    assert isinstance(pair, AbcSequence)
+    assert pair.count(Discrete(2)) == 2 and pair.index(Discrete(3)) == 1
+    assert list(reversed(pair)) == [Discrete(2), Discrete(3), Discrete(2)]
+    assert Discrete(2) not in pair and (0, 2, 1) in pair
 
 
 def test_oneof_matches_gymnasium() -> None:
@@ -152,7 +175,9 @@ def test_oneof_seed_forms_masks_and_membership() -> None:
         index, value = space.sample(mask=mask)
         assert value == (1 if index == 0 else 2)
     assert (0, 1) in space and (np.int64(1), 2) in space
-    assert (1, 5) not in space and (2, 0) not in space and (True, 0) not in space
+    assert (1, 5) not in space and (2, 0) not in space
+    # Gymnasium's rule for the index: a Python int (bool included) or an np.int64.
+    assert (True, 0) in space and (np.int32(0), 1) not in space and (np.uint8(1), 0) not in space
     assert [0, 1] not in space and (0,) not in space
     assert len(space) == 2 and space[1] == Discrete(3)
     assert repr(space) == "OneOf(Discrete(2), Discrete(3))"

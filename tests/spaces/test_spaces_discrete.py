@@ -138,23 +138,50 @@ def test_bad_masks_are_reported(kwargs: dict[str, Any], message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "kwargs", "error", "message"),
     [
-        ((0,), "Discrete n must be a positive int, got n=0"),
-        ((-3,), "Discrete n must be a positive int, got n=-3"),
-        ((2.0,), "Discrete n must be an int, got n=2.0"),
-        ((True,), "Discrete n must be an int, got n=True"),
-        ((3, None, 1.5), "Discrete start must be an int, got start=1.5"),
-        ((3, None, "0"), "Discrete start must be an int, got start='0'"),
+        ((0,), {}, ValueError, "Discrete n must be a positive int, got n=0"),
+        ((-3,), {}, ValueError, "Discrete n must be a positive int, got n=-3"),
+        ((2.0,), {}, TypeError, "Discrete n must be an int, got n=2.0"),
+        ((True,), {}, TypeError, "Discrete n must be an int, got n=True"),
+        ((3, None, 1.5), {}, TypeError, "Discrete start must be an int, got start=1.5"),
+        ((3, None, "0"), {}, TypeError, "Discrete start must be an int, got start='0'"),
         (
             (2, None, 2**63 - 1),
-            f"Discrete start={2**63 - 1} and n=2 give values outside int64's range",
+            {},
+            ValueError,
+            f"Discrete start={2**63 - 1} and n=2 give values outside int64's range "
+            f"[{-(2**63)}, {2**63 - 1}]; choose a wider dtype",
+        ),
+        (
+            (200,),
+            {"dtype": np.int8},
+            ValueError,
+            "Discrete start=0 and n=200 give values outside int8's range [-128, 127]; "
+            "choose a wider dtype",
+        ),
+        (
+            (3,),
+            {"dtype": np.float32},
+            TypeError,
+            "Discrete dtype must be a numpy integer dtype, got dtype=<class 'numpy.float32'>; "
+            "use e.g. np.int64, np.int32 or np.uint8",
+        ),
+        (
+            (3,),
+            {"dtype": None},
+            TypeError,
+            "Discrete dtype must be a numpy integer dtype, got dtype=None; "
+            "use e.g. np.int64, np.int32 or np.uint8",
         ),
     ],
 )
-def test_bad_constructor_arguments_name_the_argument(args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(ValueError) as info:
-        Discrete(*args)
+def test_bad_constructor_arguments_name_the_argument(
+    args: tuple[Any, ...], kwargs: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    """Arguments of the wrong type are TypeErrors, bad values ValueErrors (as in Gymnasium)."""
+    with pytest.raises(error) as info:
+        Discrete(*args, **kwargs)
     assert str(info.value) == message
 
 
@@ -165,13 +192,68 @@ def test_numpy_integers_are_accepted_as_arguments() -> None:
 
 
 def test_contains() -> None:
+    """Python ints (bools too, as Gymnasium accepts them) and numpy integers whose dtype
+    casts safely to the space's, in range; nothing else, and never an error."""
     space = Discrete(3, start=1)
     assert isinstance(space, Space)
-    for good in (1, 3, np.int64(2), np.int8(1), np.uint16(3), np.array(2)):
+    for good in (1, 3, True, np.int64(2), np.int8(1), np.uint16(3), np.array(2)):
         assert good in space
-    for bad in (0, 4, 2.0, True, np.float32(2), np.array([2]), "2", None, [1], 2**80):
+    for bad in (0, 4, 2.0, np.uint64(2), np.float32(2), np.array([2]), "2", None, [1], 2**80):
         assert bad not in space
         assert space.contains(bad) is False
+
+
+def test_contains_follows_the_dtype() -> None:
+    space = Discrete(3, start=-1, dtype=np.int16)
+    assert np.int8(0) in space and np.int16(1) in space and 0 in space
+    assert np.int32(0) not in space and np.int64(0) not in space
+    assert 2 not in space and -2 not in space
+    edge = Discrete(6, start=250, dtype=np.uint8)  # {250, ..., 255}: no room above
+    assert 255 in edge and np.uint8(255) in edge and 256 not in edge and -1 not in edge
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.uint8, np.uint64])
+def test_samples_of_every_dtype_match_gymnasium(dtype: Any) -> None:
+    """Samples are of the space's dtype and follow Gymnasium's stream draw for draw, whether
+    drawn ahead in blocks (32 and 64 bit) or one call at a time (8 and 16 bit)."""
+    ours = Discrete(7, seed=3, start=2, dtype=dtype)
+    theirs = gym.spaces.Discrete(7, seed=3, start=2, dtype=dtype)
+    samples = [ours.sample() for _ in range(300)]
+    assert samples == [theirs.sample() for _ in range(300)]
+    assert all(type(sample) is np.dtype(dtype).type for sample in samples)
+    assert ours.np_random.bit_generator.state == theirs.np_random.bit_generator.state
+    mask = np.array([0, 1, 1, 0, 0, 0, 1], np.int8)
+    weights = np.array([0.0, 0.5, 0.25, 0.0, 0.0, 0.0, 0.25])
+    masked = ours.sample(mask=mask)
+    weighted = ours.sample(probability=weights)
+    assert masked == theirs.sample(mask=mask) and type(masked) is np.dtype(dtype).type
+    assert weighted == theirs.sample(probability=weights)
+    assert type(weighted) is np.dtype(dtype).type
+
+
+def test_dtype_shows_in_repr_equality_and_batches() -> None:
+    space = Discrete(4, start=1, dtype=np.int32)
+    assert repr(space) == "Discrete(4, start=1, dtype=int32)"
+    assert repr(Discrete(4, dtype=int)) == "Discrete(4)"
+    assert space.dtype == np.int32 and type(space.n) is np.int32 and type(space.start) is np.int32
+    assert space != Discrete(4, start=1)
+    assert space == Discrete(4, start=1, dtype="int32")
+    clone = pickle.loads(pickle.dumps(space))
+    assert clone == space and clone.dtype == np.int32
+    assert space.from_jsonable([1, 2]) == [np.int32(1), np.int32(2)]
+
+
+def test_state_of_a_gymnasium_discrete_loads() -> None:
+    """`__setstate__` takes Gymnasium's attribute layout (and old pickles without `start`)."""
+    theirs = gym.spaces.Discrete(5, seed=2, start=3, dtype=np.int32)
+    ours = Discrete(1)
+    ours.__setstate__(copy.deepcopy(theirs.__dict__))
+    assert ours == Discrete(5, start=3, dtype=np.int32)
+    assert [ours.sample() for _ in range(5)] == [theirs.sample() for _ in range(5)]
+    legacy = dict(gym.spaces.Discrete(4).__dict__)
+    del legacy["start"], legacy["dtype"]
+    ours.__setstate__(legacy)
+    assert ours == Discrete(4)
 
 
 def test_repr_equality_and_pickling() -> None:

@@ -67,15 +67,24 @@ def test_composites_flatten_in_key_order_with_a_common_dtype() -> None:
     assert flat_space.low.tolist() == [-1, -1, 0, 0] and flat_space.high.tolist() == [1, 1, 1, 1]
 
 
-def test_flatten_space_keeps_unbounded_sides() -> None:
+def test_flatten_space_is_the_box_of_the_joined_bounds() -> None:
+    """As in Gymnasium: the flat box is built from the sub-boxes' stored bounds, so a float
+    side stays open (infinite) while an integer box's open side becomes its dtype's limit."""
     space = Tuple([Box(-np.inf, 0.0, (2,)), Box(0, np.inf, (1,), np.int32)])
     flat = flatten_space(space)
     assert isinstance(flat, Box)
     assert flat.dtype == np.float64
     assert flat.low.tolist() == [-np.inf, -np.inf, 0.0]
-    assert flat.high.tolist() == [0.0, 0.0, np.inf]
+    assert flat.high.tolist() == [0.0, 0.0, 2**31 - 1]
     assert flat.bounded_below.tolist() == [False, False, True]
-    assert flat.bounded_above.tolist() == [True, True, False]
+    assert flat.bounded_above.tolist() == [True, True, True]
+    theirs = gym.spaces.utils.flatten_space(
+        gym.spaces.Tuple(
+            [gym.spaces.Box(-np.inf, 0.0, (2,)), gym.spaces.Box(0, np.inf, (1,), np.int32)]
+        )
+    )
+    assert isinstance(theirs, gym.spaces.Box)
+    assert flat.low.tolist() == theirs.low.tolist() and flat.high.tolist() == theirs.high.tolist()
 
 
 def test_oneof_flattens_to_index_and_padding() -> None:

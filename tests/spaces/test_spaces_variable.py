@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from protogym.spaces import Box, Discrete, Graph, GraphInstance, Sequence, Text
+from protogym.spaces.utils import flatten, flatten_space, unflatten
 from protogym.testing.strategies import same
 
 
@@ -83,12 +85,13 @@ def test_sequence_lengths_masks_and_membership() -> None:
     assert len(space.sample(mask=(3, None))) == 3
     assert len(space.sample(mask=(np.array([2, 5]), None))) in (2, 5)
     assert set(space.sample(mask=(6, np.array([0, 0, 1, 0], np.int8)))) == {2}
+    # A bad length is also an AssertionError (Gymnasium asserts), a wrong type a TypeError.
     with pytest.raises(
-        ValueError, match=re.escape("Sequence.sample mask length must be >= 0, got -1")
+        AssertionError, match=re.escape("Sequence.sample mask length must be >= 0, got -1")
     ):
         space.sample(mask=(-1, None))
     with pytest.raises(
-        ValueError, match=re.escape("Sequence.sample mask length must be None, an int")
+        TypeError, match=re.escape("Sequence.sample mask length must be None, an int")
     ):
         space.sample(mask=("3", None))
     assert (0, 3, 1) in space and () in space
@@ -100,7 +103,7 @@ def test_sequence_lengths_masks_and_membership() -> None:
     assert space.seed((1, 2)) == (1, 2)
     with pytest.raises(ValueError, match=re.escape("Sequence.seed takes an int or a")):
         space.seed((1, 2, 3))
-    with pytest.raises(ValueError, match=re.escape("Sequence sub-space 0 is not a space")):
+    with pytest.raises(TypeError, match=re.escape("Sequence sub-space 0 is not a space")):
         Sequence(3)  # type: ignore[arg-type]
 
 
@@ -132,16 +135,48 @@ def test_graph_membership_and_errors() -> None:
     assert GraphInstance(nodes, None, None) in space
     assert (nodes, None, None) not in space
     assert repr(space) == "Graph(Box(0.0, 1.0, (2,), float32), Discrete(3))"
+    with pytest.raises(TypeError, match=re.escape("Graph node_space must be a space")):
+        Graph("nodes", None)  # type: ignore[arg-type]
     with pytest.raises(
-        ValueError, match=re.escape("Graph node_space must be a Box or a Discrete space")
-    ):
-        Graph(Text(3), None)  # type: ignore[arg-type]
-    with pytest.raises(
-        ValueError, match=re.escape("Graph.sample num_nodes must be positive, got 0")
+        AssertionError, match=re.escape("Graph.sample num_nodes must be positive, got 0")
     ):
         space.sample(num_nodes=0)
+    with pytest.raises(
+        AssertionError, match=re.escape("Graph.sample num_edges must be >= 0, got -1")
+    ):
+        space.sample(num_nodes=2, num_edges=-1)
+    with pytest.warns(UserWarning, match=re.escape("but the graph has no edge space")):
+        Graph(Box(0, 1, (2,)), None).sample(num_nodes=2, num_edges=1)
     sample = space.sample(num_nodes=4, num_edges=0)
     assert sample.edges is None and sample.edge_links is None
     assert space.seed((1, 2, 3)) == (1, 2, 3)
     with pytest.raises(ValueError, match=re.escape("Graph.seed takes an int or 3 seeds")):
         space.seed((1, 2))
+
+
+GRAPH_FEATURES = [
+    ("MultiBinary", lambda lib: lib.MultiBinary(3)),
+    ("MultiDiscrete", lambda lib: lib.MultiDiscrete([3, 2])),
+    ("Dict", lambda lib: lib.Dict({"pos": lib.Box(-1, 1, (2,)), "kind": lib.Discrete(4)})),
+    ("Tuple", lambda lib: lib.Tuple((lib.Discrete(3), lib.MultiBinary(2)))),
+]
+
+
+@pytest.mark.parametrize(("name", "make"), GRAPH_FEATURES, ids=[n for n, _ in GRAPH_FEATURES])
+def test_graph_takes_any_feature_space_like_gymnasium(name: str, make: Any) -> None:
+    """Node and edge features may be any space: samples match Gymnasium's under one seed,
+    are members, flatten and unflatten back, and survive JSON."""
+    import protogym.spaces as ours_lib
+
+    ours = Graph(make(ours_lib), make(ours_lib), seed=3)
+    theirs = gym.spaces.Graph(make(gym.spaces), make(gym.spaces), seed=3)
+    for _ in range(3):
+        mine, ref = ours.sample(num_nodes=4), theirs.sample(num_nodes=4)
+        assert same(tuple(mine), tuple(ref))
+        assert mine in ours
+        flat = flatten(ours, mine)
+        assert flat in flatten_space(ours)
+        assert same(tuple(unflatten(ours, flat)), tuple(mine))
+        (back,) = ours.from_jsonable(json.loads(json.dumps(ours.to_jsonable([mine]))))
+        assert same(tuple(back), tuple(mine))
+    assert ours.to_jsonable([mine]) == theirs.to_jsonable([ref])

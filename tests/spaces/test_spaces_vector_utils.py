@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -43,11 +44,17 @@ def test_batch_space_rules() -> None:
         batch_space(5, 2)  # type: ignore[arg-type]
 
 
-def test_batch_space_keeps_unbounded_integer_sides() -> None:
-    space = Box(-np.inf, 5, (2,), np.int32)
-    batched = batch_space(space, 2)
-    assert isinstance(batched, Box)
-    assert not batched.bounded_below.any() and batched.bounded_above.all()
+def test_batched_boxes_sample_like_gymnasiums() -> None:
+    """A batched Box is the Box of the tiled bounds, as in Gymnasium: float sides stay open,
+    an integer box's open side (stored as the dtype's limit) becomes a bounded one; so the
+    batch samples what Gymnasium's does under the same seed."""
+    for low, high, dtype in [(-np.inf, 5, np.int32), (-np.inf, 5.0, np.float32), (0, 9, np.uint8)]:
+        ours = batch_space(Box(low, high, (2,), dtype, seed=4), 3)
+        theirs = gym.vector.utils.batch_space(gym.spaces.Box(low, high, (2,), dtype, seed=4), 3)
+        assert isinstance(ours, Box) and isinstance(theirs, gym.spaces.Box)
+        assert ours.bounded_below.tolist() == theirs.bounded_below.tolist()
+        for _ in range(3):
+            np.testing.assert_array_equal(ours.sample(), theirs.sample())
 
 
 def test_batched_spaces_copy_the_generator() -> None:
@@ -91,10 +98,18 @@ def test_batch_differing_spaces() -> None:
     assert batch_differing_spaces([Discrete(2), Discrete(3, start=1)]) == MultiDiscrete(
         [2, 3], start=[0, 1]
     )
+    widest = batch_differing_spaces([Discrete(2, dtype=np.int8), Discrete(3, dtype=np.int32)])
+    assert widest == MultiDiscrete([2, 3], dtype=np.int32)
     boxes = batch_differing_spaces([Box(0, 1, (2,)), Box(-1, 2, (2,))])
     assert isinstance(boxes, Box)
     assert boxes.low.tolist() == [[0, 0], [-1, -1]]
-    with pytest.raises(ValueError, match=re.escape("needs spaces of one type")):
+    texts = batch_differing_spaces([Text(3), Text(4)])
+    assert texts == Tuple([Text(3), Text(4)])
+    with pytest.raises(TypeError, match=re.escape("needs spaces of one type")):
         batch_differing_spaces([Discrete(2), Box(0, 1)])
-    with pytest.raises(ValueError, match=re.escape("needs Boxes of one dtype and shape")):
+    with pytest.raises(
+        ValueError, match=re.escape("needs Box spaces of one shape, got ['(2,)', '(3,)']")
+    ):
         batch_differing_spaces([Box(0, 1, (2,)), Box(0, 1, (3,))])
+    with pytest.raises(ValueError, match=re.escape("needs at least one space")):
+        batch_differing_spaces([])

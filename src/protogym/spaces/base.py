@@ -1,21 +1,32 @@
-"""`SpaceBase`: the concrete members every built-in space shares.
+"""`SpaceBase`: the concrete members every built-in space shares, and the spaces' errors.
 
 The `Space` protocol says what a space offers; this base supplies the parts that are the same
-for all of them (lazy seeding, `np_random`, `in`, identity JSON conversion), so each space
-only writes its own sampling, membership and conversion.
+for all of them (lazy seeding, `np_random`, `in`, identity JSON conversion, loading pickles
+of Gym and Gymnasium spaces), so each space only writes its own sampling, membership and
+conversion.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
+from protogym.error import Error
 from protogym.spaces.space import Space
 from protogym.utils.seeding import np_random as _make_np_random
 
-__all__ = ["SeedLike", "SpaceBase", "check_seed", "check_subspaces", "draw_subseeds"]
+__all__ = [
+    "InvalidSampleArgument",
+    "InvalidSeed",
+    "SeedLike",
+    "SpaceBase",
+    "check_seed",
+    "check_subspaces",
+    "draw_subseeds",
+    "legacy_state",
+]
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -23,13 +34,37 @@ SeedLike = int | np.integer[Any] | np.random.Generator | None
 """What a space constructor's `seed=` accepts: an int, a ready generator, or nothing."""
 
 
+class InvalidSeed(Error, ValueError, TypeError):  # noqa: N818 - like Gymnasium's error names
+    """A space's `seed()` got something it cannot seed from (a negative number, a float, a
+    list of the wrong length, ...). Gymnasium raises `error.Error`, `TypeError` or
+    `ValueError` for these depending on the space; this one is all three."""
+
+
+class InvalidSampleArgument(Error, ValueError, AssertionError):  # noqa: N818
+    """A `sample()` mask, probability or size that does not fit the space. Gymnasium checks
+    these with ``assert``, so this is an `AssertionError` as well as a `ValueError`."""
+
+
 def check_seed(owner: str, seed: object, forms: str = "a non-negative int or None") -> int | None:
     """Normalise a seed to a Python int (or None), raising a clear error for anything else."""
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"{owner}.seed() takes {forms}, got {seed!r}")
+        raise InvalidSeed(f"{owner}.seed() takes {forms}, got {seed!r}")
     return int(seed)
+
+
+_LEGACY_NAMES = {"shape": "_shape", "dtype": "_dtype", "np_random": "_np_random"}
+
+
+def legacy_state(state: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """A copy of a pickled space's state with Gym's and Gymnasium's public names (``shape``,
+    ``dtype``, ``np_random``) renamed to the private ones protogym's spaces keep."""
+    found = dict(state)
+    for old, new in _LEGACY_NAMES.items():
+        if old in found:
+            found.setdefault(new, found.pop(old))
+    return found
 
 
 class SpaceBase(Space[T_co]):
@@ -79,7 +114,7 @@ class SpaceBase(Space[T_co]):
     @np_random.setter
     def np_random(self, generator: np.random.Generator) -> None:
         if not isinstance(generator, np.random.Generator):
-            raise ValueError(
+            raise TypeError(
                 f"{type(self).__name__}.np_random must be a numpy.random.Generator, "
                 f"got {generator!r}"
             )
@@ -108,11 +143,11 @@ class SpaceBase(Space[T_co]):
 def check_subspaces(owner: str, spaces: object) -> tuple[Space[Any], ...]:
     """The sub-spaces of a composite space as a tuple, each checked against the protocol."""
     if isinstance(spaces, str | bytes) or not isinstance(spaces, Iterable):
-        raise ValueError(f"{owner} takes an iterable of spaces, got {spaces!r}")
+        raise TypeError(f"{owner} takes an iterable of spaces, got {spaces!r}")
     found = tuple(spaces)
     for index, space in enumerate(found):
         if not isinstance(space, Space):
-            raise ValueError(
+            raise TypeError(
                 f"{owner} sub-space {index} is not a space (it lacks the Space members), "
                 f"got {space!r}"
             )

@@ -10,13 +10,13 @@ generator call, one fused multiply-add and one cast.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from protogym.spaces.base import SeedLike, SpaceBase
+from protogym.spaces.base import InvalidSampleArgument, SeedLike, SpaceBase, legacy_state
 
 __all__ = ["Box"]
 
@@ -25,28 +25,29 @@ _U_MAX = 1.0 - 2.0**-53
 
 
 def _check_dtype(dtype: object) -> np.dtype[Any]:
-    bad = ValueError(
-        f"Box dtype must be a numpy integer, floating or bool dtype, got {dtype!r}; "
-        "use e.g. np.float32, np.int64 or np.uint8"
-    )
+    """The dtype, or an error: TypeError if numpy cannot read it as a dtype, ValueError if it
+    is one but not a number or bool dtype (the classes Gymnasium raises)."""
+    advice = "give a numpy integer, floating or bool dtype, e.g. np.float32, np.int64 or np.uint8"
     if dtype is None:
-        raise bad
+        raise ValueError(f"Box dtype must not be None; {advice}")
     try:
         dt: np.dtype[Any] = np.dtype(dtype)  # type: ignore[call-overload]
     except TypeError:
-        raise bad from None
+        raise TypeError(f"Box dtype {dtype!r} is not a numpy dtype; {advice}") from None
     if dt.kind not in "iufb":
-        raise bad
+        raise ValueError(f"Box dtype {dt} cannot hold a box's values; {advice}")
     return dt
 
 
 def _check_shape(shape: object) -> tuple[int, ...]:
-    dims = tuple(shape) if isinstance(shape, Iterable) and not isinstance(shape, str) else None
-    if dims is not None and all(
-        isinstance(dim, int | np.integer) and not isinstance(dim, bool) and dim >= 0 for dim in dims
-    ):
-        return tuple(int(dim) for dim in dims)
-    raise ValueError(f"Box shape must be a tuple of non-negative ints, got {shape!r}")
+    if not isinstance(shape, Iterable) or isinstance(shape, str):
+        raise TypeError(f"Box shape must be a tuple of ints, got {shape!r}")
+    dims = tuple(shape)
+    if not all(isinstance(dim, int | np.integer) and not isinstance(dim, bool) for dim in dims):
+        raise TypeError(f"Box shape must be a tuple of ints, got {shape!r}")
+    if any(dim < 0 for dim in dims):
+        raise ValueError(f"Box shape must not have negative sizes, got {shape!r}")
+    return tuple(int(dim) for dim in dims)
 
 
 def _as_bound(name: str, value: object) -> NDArray[Any]:
@@ -247,6 +248,9 @@ class Box(SpaceBase[NDArray[Any]]):
         for arr in (low, high, below, above):
             arr.flags.writeable = False
         self.low, self.high = low, high
+        # Gymnasium's cached reprs, filled in by the first `repr`.
+        self.low_repr: str | None = None
+        self.high_repr: str | None = None
         self.bounded_below, self.bounded_above = below, above
         dt = self.dtype
         self._is_float = dt.kind == "f"
@@ -316,20 +320,26 @@ class Box(SpaceBase[NDArray[Any]]):
             "high": self.high,
             "bounded_below": self.bounded_below,
             "bounded_above": self.bounded_above,
-            "shape": self._shape,
-            "dtype": self._dtype,
-            "np_random": self._np_random,
+            "_shape": self._shape,
+            "_dtype": self._dtype,
+            "_np_random": self._np_random,
         }
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        SpaceBase.__init__(self, tuple(state["shape"]), np.dtype(state["dtype"]))
-        self._np_random = state["np_random"]
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        """Load our pickles, and Gym's and Gymnasium's (their `__dict__`, under either
+        library's attribute names)."""
+        found = legacy_state(state)
+        low = np.array(found["low"])
+        SpaceBase.__init__(self, tuple(found.get("_shape", low.shape)), np.dtype(found["_dtype"]))
+        self._np_random = found.get("_np_random")
         self._setup(
-            np.array(state["low"]),
-            np.array(state["high"]),
-            np.array(state["bounded_below"]),
-            np.array(state["bounded_above"]),
+            low,
+            np.array(found["high"]),
+            np.array(found["bounded_below"]),
+            np.array(found["bounded_above"]),
         )
+        self.low_repr = _short_repr(self.low)
+        self.high_repr = _short_repr(self.high)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -358,7 +368,7 @@ class Box(SpaceBase[NDArray[Any]]):
     def sample(self, mask: None = None, probability: None = None) -> NDArray[Any]:
         """A random element: uniform where bounded, exponential/normal where not."""
         if mask is not None or probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "Box.sample takes no mask or probability (a Box has no finite set of "
                 f"values to weight), got mask={mask!r}, probability={probability!r}"
             )
@@ -446,18 +456,20 @@ class Box(SpaceBase[NDArray[Any]]):
 
     def __repr__(self) -> str:
         # Formatted on demand: numpy's array printing costs more than building the box.
-        low, high = _short_repr(self.low), _short_repr(self.high)
-        return f"Box({low}, {high}, {self._shape}, {self._dtype})"
+        if self.low_repr is None:
+            self.low_repr = _short_repr(self.low)
+        if self.high_repr is None:
+            self.high_repr = _short_repr(self.high)
+        return f"Box({self.low_repr}, {self.high_repr}, {self._shape}, {self._dtype})"
 
     def __eq__(self, other: object) -> bool:
+        """Same shape and dtype, and bounds equal up to float rounding (Gymnasium's test)."""
         return (
             isinstance(other, Box)
             and self._shape == other._shape
             and self._dtype == other._dtype
-            and np.array_equal(self.low, other.low)
-            and np.array_equal(self.high, other.high)
-            and np.array_equal(self.bounded_below, other.bounded_below)
-            and np.array_equal(self.bounded_above, other.bounded_above)
+            and bool(np.allclose(self.low, other.low))
+            and bool(np.allclose(self.high, other.high))
         )
 
     __hash__ = None  # type: ignore[assignment]

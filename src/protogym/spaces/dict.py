@@ -6,12 +6,18 @@ import builtins
 import contextlib
 from collections import OrderedDict
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from typing_extensions import TypeVar
 
-from protogym.spaces.base import SeedLike, SpaceBase, check_subspaces, draw_subseeds
+from protogym.spaces.base import (
+    InvalidSampleArgument,
+    InvalidSeed,
+    SeedLike,
+    SpaceBase,
+    draw_subseeds,
+)
 from protogym.spaces.space import Space
 
 __all__ = ["Dict"]
@@ -22,8 +28,23 @@ DictT_co = TypeVar(
 """What a sample is: ``dict[str, Any]``, or a `TypedDict` given as ``Dict[MyObs](...)``."""
 
 
-class Dict(SpaceBase[DictT_co]):
+if TYPE_CHECKING:
+
+    class _MappingOfSpaces:
+        """What `collections.abc.Mapping` adds, for mypy only: as a real base it would make a
+        `Dict` a `Container` of keys, and ``sample in space`` a strict-equality error."""
+
+        def get(self, key: str, default: Any = None) -> Any: ...
+
+else:
+    _MappingOfSpaces = Mapping
+
+
+class Dict(SpaceBase[DictT_co], _MappingOfSpaces):
     """Dicts whose value under each key belongs to that key's sub-space.
+
+    The space is also a read-only `Mapping` from keys to sub-spaces (``space["pos"]``,
+    ``space.keys()``, iteration), except that ``x in space`` asks whether `x` is an element.
 
     A plain mapping is sorted by key (as Gymnasium does, so flattening order is stable);
     an `OrderedDict` or a sequence of pairs keeps its order, and so does any mapping with
@@ -57,11 +78,11 @@ class Dict(SpaceBase[DictT_co]):
         elif isinstance(spaces, Sequence) and not isinstance(spaces, str):
             items = list(spaces)
             if not all(isinstance(item, builtins.tuple) and len(item) == 2 for item in items):
-                raise ValueError(
+                raise TypeError(
                     f"Dict spaces given as a sequence must be (key, space) pairs, got {spaces!r}"
                 )
         else:
-            raise ValueError(
+            raise TypeError(
                 f"Dict spaces must be a mapping or a sequence of (key, space) pairs, got {spaces!r}"
             )
         found = dict(items)
@@ -74,7 +95,7 @@ class Dict(SpaceBase[DictT_co]):
             found[key] = space
         for key, space in found.items():
             if not isinstance(space, Space):
-                raise ValueError(f"Dict sub-space {key!r} is not a space, got {space!r}")
+                raise TypeError(f"Dict sub-space {key!r} is not a space, got {space!r}")
         self.spaces: builtins.dict[str, Space[Any]] = found
         super().__init__(None, None, seed if isinstance(seed, np.random.Generator) else None)
         if seed is not None and not isinstance(seed, np.random.Generator):
@@ -90,7 +111,7 @@ class Dict(SpaceBase[DictT_co]):
             return {key: space.seed(None) for key, space in self.spaces.items()}
         if isinstance(seed, Mapping):
             if seed.keys() != self.spaces.keys():
-                raise ValueError(
+                raise InvalidSeed(
                     f"Dict.seed keys {sorted(map(str, seed))} differ from the space's keys "
                     f"{sorted(map(str, self.spaces))}; give one seed per key or a single int"
                 )
@@ -108,7 +129,7 @@ class Dict(SpaceBase[DictT_co]):
     ) -> DictT_co:
         """One sample per key; `mask`/`probability` map every key to its sub-space's mask."""
         if mask is not None and probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "Dict.sample takes a mask or a probability, not both, got "
                 f"mask={mask!r}, probability={probability!r}"
             )
@@ -116,7 +137,7 @@ class Dict(SpaceBase[DictT_co]):
             return cast("DictT_co", {key: space.sample() for key, space in self.spaces.items()})
         kind, given = ("mask", mask) if mask is not None else ("probability", probability)
         if not isinstance(given, Mapping) or given.keys() != self.spaces.keys():
-            raise ValueError(
+            raise InvalidSampleArgument(
                 f"Dict.sample {kind} must be a dict with the space's keys "
                 f"{list(self.spaces)}, got {given!r}"
             )
@@ -137,9 +158,7 @@ class Dict(SpaceBase[DictT_co]):
             for key, space in self.spaces.items()
         }
 
-    def from_jsonable(
-        self, sample_n: Mapping[str, list[Any]] | list[Any]
-    ) -> list[DictT_co]:
+    def from_jsonable(self, sample_n: Mapping[str, list[Any]] | list[Any]) -> list[DictT_co]:
         """Rebuild samples from `to_jsonable`'s dict of per-key lists (or a list of dicts)."""
         if isinstance(sample_n, list):
             columns = {
@@ -159,7 +178,8 @@ class Dict(SpaceBase[DictT_co]):
         return self.spaces[key]
 
     def __setitem__(self, key: str, value: Space[Any]) -> None:
-        check_subspaces("Dict", [value])
+        if not isinstance(value, Space):
+            raise TypeError(f"Dict[{key!r}] must be set to a space, got {value!r}")
         self.spaces[key] = value
 
     def keys(self) -> KeysView[str]:

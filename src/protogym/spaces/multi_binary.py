@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from protogym.spaces.base import SeedLike, SpaceBase
+from protogym.spaces.base import InvalidSampleArgument, SeedLike, SpaceBase
 
 __all__ = ["MultiBinary"]
 
@@ -61,7 +61,7 @@ class MultiBinary(SpaceBase[NDArray[np.int8]]):
         """Fair coin tosses; `mask` 0/1 fixes an entry and 2 leaves it random;
         `probability` is each entry's chance of a 1."""
         if mask is not None and probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "MultiBinary.sample takes a mask or a probability, not both, got "
                 f"mask={mask!r}, probability={probability!r}"
             )
@@ -71,23 +71,25 @@ class MultiBinary(SpaceBase[NDArray[np.int8]]):
                 or mask.dtype != np.int8
                 or mask.shape != self.shape
             ):
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"MultiBinary.sample mask must be a np.int8 array of shape {self.shape} "
                     f"with values 0, 1 or 2, got {mask!r}"
                 )
             if not ((mask == 0) | (mask == 1) | (mask == 2)).all():
-                raise ValueError(f"MultiBinary.sample mask values must be 0, 1 or 2, got {mask!r}")
+                raise InvalidSampleArgument(
+                    f"MultiBinary.sample mask values must be 0, 1 or 2, got {mask!r}"
+                )
             coins = self.np_random.integers(0, 2, size=self.n, dtype=np.int8)
             return np.where(mask == 2, coins, mask)
         if probability is not None:
             probs = np.asarray(probability)
             if probs.dtype != np.float64 or probs.shape != self.shape:
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"MultiBinary.sample probability must be a np.float64 array of shape "
                     f"{self.shape}, got {probability!r}"
                 )
             if not ((probs >= 0) & (probs <= 1)).all():
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"MultiBinary.sample probability values must lie in [0, 1], got {probs!r}"
                 )
             return (self.np_random.random(self.shape) <= probs).astype(np.int8)

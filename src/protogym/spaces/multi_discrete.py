@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from protogym.spaces.base import SeedLike, SpaceBase
+from protogym import logger
+from protogym.spaces.base import InvalidSampleArgument, SeedLike, SpaceBase, legacy_state
 from protogym.spaces.discrete import Discrete, check_mask, check_probability
 
 __all__ = ["MultiDiscrete"]
@@ -93,15 +94,19 @@ class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
         return {
             "nvec": self.nvec,
             "start": self.start,
-            "dtype": self._dtype,
-            "np_random": self._np_random,
+            "_dtype": self._dtype,
+            "_np_random": self._np_random,
         }
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        nvec = np.array(state["nvec"])
-        SpaceBase.__init__(self, nvec.shape, np.dtype(state["dtype"]))
-        self._np_random = state["np_random"]
-        self._setup(nvec, np.array(state["start"]))
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        """Load our pickles, and Gym's and Gymnasium's (which may lack `start`)."""
+        found = legacy_state(state)
+        nvec = np.array(found["nvec"])
+        dtype = np.dtype(found.get("_dtype") or nvec.dtype)
+        SpaceBase.__init__(self, nvec.shape, dtype)
+        self._np_random = found.get("_np_random")
+        start = found.get("start")
+        self._setup(nvec, np.zeros_like(nvec) if start is None else np.array(start, dtype=dtype))
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -124,7 +129,7 @@ class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
     ) -> NDArray[np.integer[Any]]:
         """Independent uniform entries, or per-entry masked / weighted draws."""
         if mask is not None and probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "MultiDiscrete.sample takes a mask or a probability, not both, got "
                 f"mask={mask!r}, probability={probability!r}"
             )
@@ -149,7 +154,7 @@ class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
         kind = "mask" if binary else "probability"
         if isinstance(nvec, np.ndarray):
             if not isinstance(sub_mask, tuple) or len(sub_mask) != len(nvec):
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"MultiDiscrete.sample {kind} must be a tuple of {len(nvec)} entries "
                     f"(nested like nvec={self.nvec.tolist()}), got {sub_mask!r}"
                 )
@@ -197,13 +202,20 @@ class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
         start = self.start[index]
         sub: Discrete | MultiDiscrete
         if nvec.ndim == 0:
-            sub = Discrete(int(nvec), start=int(start))
+            sub = Discrete(int(nvec), start=int(start), dtype=self.dtype)
         else:
             sub = MultiDiscrete(nvec, dtype=self.dtype, start=start)
         sub.np_random.bit_generator.state = self.np_random.bit_generator.state
         return sub
 
     def __len__(self) -> int:
+        """The number of entries along the first axis (warns for a multi-dimensional space,
+        where that is not the number of entries)."""
+        if self.nvec.ndim > 1:
+            logger.warn(
+                f"len() of a multi-dimensional MultiDiscrete counts only its first axis "
+                f"({len(self.nvec)} of shape {self.nvec.shape}); use .shape or .nvec.size"
+            )
         return len(self.nvec)
 
     def __repr__(self) -> str:

@@ -8,7 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from protogym.spaces.base import SeedLike, SpaceBase, check_subspaces, draw_subseeds
+from protogym.spaces.base import (
+    InvalidSampleArgument,
+    InvalidSeed,
+    SeedLike,
+    SpaceBase,
+    check_subspaces,
+    draw_subseeds,
+)
 from protogym.spaces.space import Space
 
 __all__ = ["OneOf"]
@@ -42,7 +49,7 @@ class OneOf(SpaceBase[builtins.tuple[np.int64, Any]]):
             return (own, *(space.seed(None) for space in self.spaces))
         if isinstance(seed, list | builtins.tuple):
             if len(seed) != len(self.spaces) + 1:
-                raise ValueError(
+                raise InvalidSeed(
                     f"OneOf.seed got {len(seed)} seeds for itself and {len(self.spaces)} "
                     f"sub-spaces: {seed!r}; give {len(self.spaces) + 1} seeds or a single int"
                 )
@@ -61,7 +68,7 @@ class OneOf(SpaceBase[builtins.tuple[np.int64, Any]]):
         index = self.np_random.integers(0, len(self.spaces), dtype=np.int64)
         space = self.spaces[index]
         if mask is not None and probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "OneOf.sample takes a mask or a probability, not both, got "
                 f"mask={mask!r}, probability={probability!r}"
             )
@@ -69,7 +76,7 @@ class OneOf(SpaceBase[builtins.tuple[np.int64, Any]]):
             return index, space.sample()
         kind, given = ("mask", mask) if mask is not None else ("probability", probability)
         if not isinstance(given, builtins.tuple) or len(given) != len(self.spaces):
-            raise ValueError(
+            raise InvalidSampleArgument(
                 f"OneOf.sample {kind} must be a tuple with one entry per sub-space "
                 f"({len(self.spaces)}), got {given!r}"
             )
@@ -80,7 +87,8 @@ class OneOf(SpaceBase[builtins.tuple[np.int64, Any]]):
         if not isinstance(x, builtins.tuple) or len(x) != 2:
             return False
         index = x[0]
-        if isinstance(index, bool | np.bool_) or not isinstance(index, int | np.integer):
+        # Gymnasium's rule: a Python int or an np.int64 (the type of a sampled index).
+        if not isinstance(index, int | np.int64):
             return False
         return bool(0 <= index < len(self.spaces)) and self.spaces[int(index)].contains(x[1])
 

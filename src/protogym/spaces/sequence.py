@@ -9,7 +9,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from protogym.spaces.base import SeedLike, SpaceBase, check_subspaces
+from protogym.spaces.base import (
+    InvalidSampleArgument,
+    InvalidSeed,
+    SeedLike,
+    SpaceBase,
+    check_subspaces,
+)
 from protogym.spaces.space import Space
 
 __all__ = ["Sequence"]
@@ -61,7 +67,7 @@ class Sequence(SpaceBase[SequenceSample]):
             return SpaceBase.seed(self, None), self.feature_space.seed(None)
         if isinstance(seed, list | builtins.tuple):
             if len(seed) != 2:
-                raise ValueError(
+                raise InvalidSeed(
                     "Sequence.seed takes an int or a (sequence seed, feature seed) pair, "
                     f"got {seed!r}"
                 )
@@ -79,7 +85,7 @@ class Sequence(SpaceBase[SequenceSample]):
         """A sequence of geometric(0.25) length; `mask`/`probability` is ``(length, feature
         mask)`` where length is None, an int, or an int array to choose from."""
         if mask is not None and probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "Sequence.sample takes a mask or a probability, not both, got "
                 f"mask={mask!r}, probability={probability!r}"
             )
@@ -90,7 +96,7 @@ class Sequence(SpaceBase[SequenceSample]):
         else:
             kind, given = ("mask", mask) if mask is not None else ("probability", probability)
             if not isinstance(given, builtins.tuple) or len(given) != 2:
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"Sequence.sample {kind} must be a (length, feature {kind}) tuple, "
                     f"got {given!r}"
                 )
@@ -108,16 +114,18 @@ class Sequence(SpaceBase[SequenceSample]):
             return int(self.np_random.geometric(0.25))
         if isinstance(length, int | np.integer) and not isinstance(length, bool):
             if length < 0:
-                raise ValueError(f"Sequence.sample {kind} length must be >= 0, got {length!r}")
+                raise InvalidSampleArgument(
+                    f"Sequence.sample {kind} length must be >= 0, got {length!r}"
+                )
             return int(length)
         if isinstance(length, np.ndarray):
             if length.ndim != 1 or length.dtype.kind not in "iu" or (length < 0).any():
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"Sequence.sample {kind} lengths must be a 1-D array of non-negative ints, "
                     f"got {length!r}"
                 )
             return int(self.np_random.choice(length))
-        raise ValueError(
+        raise TypeError(
             f"Sequence.sample {kind} length must be None, an int or an int array, got {length!r}"
         )
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from protogym.spaces.base import SeedLike, SpaceBase
+from protogym.spaces.base import InvalidSampleArgument, SeedLike, SpaceBase
 from protogym.spaces.discrete import check_int_arg
 
 __all__ = ["Text", "alphanumeric"]
@@ -97,7 +97,7 @@ class Text(SpaceBase[str]):
         """A random string; `mask`/`probability` is ``(length or None, per-character array or
         None)``: a 0/1 int8 mask of allowed characters, or float64 character weights."""
         if mask is not None and probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "Text.sample takes a mask or a probability, not both, got "
                 f"mask={mask!r}, probability={probability!r}"
             )
@@ -107,18 +107,22 @@ class Text(SpaceBase[str]):
             length, chars_mask = self._split("mask", mask, np.int8)
             if chars_mask is not None:
                 if not ((chars_mask == 0) | (chars_mask == 1)).all():
-                    raise ValueError(f"Text.sample mask values must be 0 or 1, got {chars_mask!r}")
+                    raise InvalidSampleArgument(
+                        f"Text.sample mask values must be 0 or 1, got {chars_mask!r}"
+                    )
                 total = chars_mask.sum()
                 weights = chars_mask / total if total > 0 else chars_mask.astype(np.float64)
         elif probability is not None:
             length, weights = self._split("probability", probability, np.float64)
             if weights is not None:
                 if not ((weights >= 0) & (weights <= 1)).all():
-                    raise ValueError(
+                    raise InvalidSampleArgument(
                         f"Text.sample probability values must lie in [0, 1], got {weights!r}"
                     )
                 if not np.isclose(weights.sum(), 1):
-                    raise ValueError(f"Text.sample probability must sum to 1, got {weights!r}")
+                    raise InvalidSampleArgument(
+                        f"Text.sample probability must sum to 1, got {weights!r}"
+                    )
         rng = self.np_random
         if length is None:
             length = rng.integers(self.min_length, self.max_length + 1)
@@ -127,7 +131,7 @@ class Text(SpaceBase[str]):
         elif not weights.any():
             if self.min_length == 0:
                 return ""
-            raise ValueError(
+            raise InvalidSampleArgument(
                 f"Text.sample mask allows no character but min_length={self.min_length} needs "
                 "some; allow at least one character"
             )
@@ -135,15 +139,17 @@ class Text(SpaceBase[str]):
 
     def _split(self, kind: str, given: object, dtype: type[np.generic]) -> tuple[Any, Any]:
         if not isinstance(given, tuple) or len(given) != 2:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 f"Text.sample {kind} must be a (length, {kind} array) tuple, got {given!r}"
             )
         length, chars = given
         if length is not None:
             if isinstance(length, bool) or not isinstance(length, int | np.integer):
-                raise ValueError(f"Text.sample {kind} length must be an int, got {length!r}")
+                raise InvalidSampleArgument(
+                    f"Text.sample {kind} length must be an int, got {length!r}"
+                )
             if not self.min_length <= length <= self.max_length:
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"Text.sample {kind} length must be in [{self.min_length}, "
                     f"{self.max_length}], got {length!r}"
                 )
@@ -152,7 +158,7 @@ class Text(SpaceBase[str]):
             or chars.dtype != dtype
             or chars.shape != (len(self._char_list),)
         ):
-            raise ValueError(
+            raise InvalidSampleArgument(
                 f"Text.sample {kind} array must be a {np.dtype(dtype)} array of shape "
                 f"({len(self._char_list)},), got {chars!r}"
             )

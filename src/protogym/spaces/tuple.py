@@ -4,18 +4,43 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from collections.abc import Sequence as AbcSequence
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
-from protogym.spaces.base import SeedLike, SpaceBase, check_subspaces, draw_subseeds
+from protogym.spaces.base import (
+    InvalidSampleArgument,
+    InvalidSeed,
+    SeedLike,
+    SpaceBase,
+    check_subspaces,
+    draw_subseeds,
+)
 from protogym.spaces.space import Space
 
 __all__ = ["Tuple"]
 
 
-class Tuple(SpaceBase[builtins.tuple[Any, ...]]):
+if TYPE_CHECKING:
+
+    class _SequenceOfSpaces:
+        """What `collections.abc.Sequence` adds, for mypy only: as a real base it would make a
+        `Tuple` a `Container` of spaces, and ``sample in space`` a strict-equality error."""
+
+        def index(self, value: Any, start: int = 0, stop: int = ...) -> int: ...
+        def count(self, value: Any) -> int: ...
+        def __reversed__(self) -> Iterator[Space[Any]]: ...
+
+else:
+    _SequenceOfSpaces = AbcSequence
+
+
+class Tuple(SpaceBase[builtins.tuple[Any, ...]], _SequenceOfSpaces):
     """Tuples whose item ``i`` belongs to ``spaces[i]``.
+
+    The space is also a `collections.abc.Sequence` of its sub-spaces (indexing, `len`,
+    `index`, `count`, `reversed`), except that ``x in space`` asks whether `x` is an element.
 
     ``seed(int)`` seeds this space and draws one child seed per sub-space from it (the
     same child seeds as Gymnasium); ``seed([s0, s1, ...])`` seeds each sub-space directly.
@@ -39,7 +64,7 @@ class Tuple(SpaceBase[builtins.tuple[Any, ...]]):
             return builtins.tuple(space.seed(None) for space in self.spaces)
         if isinstance(seed, list | builtins.tuple):
             if len(seed) != len(self.spaces):
-                raise ValueError(
+                raise InvalidSeed(
                     f"Tuple.seed got {len(seed)} seeds for {len(self.spaces)} sub-spaces: "
                     f"{seed!r}; give one seed per sub-space or a single int"
                 )
@@ -58,7 +83,7 @@ class Tuple(SpaceBase[builtins.tuple[Any, ...]]):
     ) -> builtins.tuple[Any, ...]:
         """One sample of each sub-space; `mask`/`probability` hold one entry per sub-space."""
         if mask is not None and probability is not None:
-            raise ValueError(
+            raise InvalidSampleArgument(
                 "Tuple.sample takes a mask or a probability, not both, got "
                 f"mask={mask!r}, probability={probability!r}"
             )
@@ -66,7 +91,7 @@ class Tuple(SpaceBase[builtins.tuple[Any, ...]]):
             return builtins.tuple(space.sample() for space in self.spaces)
         kind, given = ("mask", mask) if mask is not None else ("probability", probability)
         if not isinstance(given, builtins.tuple) or len(given) != len(self.spaces):
-            raise ValueError(
+            raise InvalidSampleArgument(
                 f"Tuple.sample {kind} must be a tuple with one entry per sub-space "
                 f"({len(self.spaces)}), got {given!r}"
             )

@@ -6,6 +6,8 @@
   with ``len(charset)``, `OneOf` its index followed by the padded sub-sample).
 - `flatten_space(space)`: the `Box` (or, for `Graph`/`Sequence` and composites holding them,
   the structure of flat spaces) that flattened elements live in.
+- `is_space_dtype_shape_equiv(a, b)`: whether two spaces' elements share structure, shapes
+  and dtypes (what a batch of them needs).
 
 Each is a `functools.singledispatch` function, so a custom space registers its own rules.
 """
@@ -31,7 +33,7 @@ from protogym.spaces.text import Text
 from protogym.spaces.tuple import Tuple
 from protogym.spaces.vector_utils import concatenate, create_empty_array, iterate
 
-__all__ = ["flatdim", "flatten", "flatten_space", "unflatten"]
+__all__ = ["flatdim", "flatten", "flatten_space", "is_space_dtype_shape_equiv", "unflatten"]
 
 
 def _not_flattenable(space: Space[Any]) -> ValueError:
@@ -159,8 +161,8 @@ def _flatten_array(space: Box | MultiBinary, x: Any) -> NDArray[Any]:
 
 
 @flatten.register(Discrete)
-def _flatten_discrete(space: Discrete, x: Any) -> NDArray[np.int64]:
-    onehot = np.zeros(int(space.n), dtype=np.int64)
+def _flatten_discrete(space: Discrete[Any], x: Any) -> NDArray[Any]:
+    onehot = np.zeros(int(space.n), dtype=space.dtype)
     onehot[int(x) - int(space.start)] = 1
     return onehot
 
@@ -199,23 +201,21 @@ def _flatten_dict(space: Dict, x: Any) -> NDArray[Any] | dict[str, Any]:
     return parts
 
 
-def _flatten_rows(space: Box | Discrete, batch: Space[Any], rows: Any) -> NDArray[Any]:
-    """Flatten every row of a batch of node or edge features into one 2-D array."""
+def _flatten_rows(space: Space[Any], batch: Space[Any], rows: Any) -> Any:
+    """Flatten every feature of a batch of node or edge features into one batch of flat ones."""
     flat_space = flatten_space(space)
     flat_rows = [flatten(space, row) for row in iterate(batch, rows)]
-    out = create_empty_array(flat_space, len(flat_rows))
-    result: NDArray[Any] = concatenate(flat_space, flat_rows, out)
-    return result
+    return concatenate(flat_space, flat_rows, create_empty_array(flat_space, len(flat_rows)))
 
 
 @flatten.register(Graph)
 def _flatten_graph(space: Graph, x: GraphInstance) -> GraphInstance:
-    nodes = _flatten_rows(space.node_space, space._batch_node, x.nodes)
+    nodes = _flatten_rows(space.node_space, space.batch_node_space, x.nodes)
     edges = None
     if x.edges is not None:
-        if space.edge_space is None or space._batch_edge is None:
+        if space.edge_space is None or space.batch_edge_space is None:
             raise ValueError(f"{space!r} has no edge space, but the graph has edges")
-        edges = _flatten_rows(space.edge_space, space._batch_edge, x.edges)
+        edges = _flatten_rows(space.edge_space, space.batch_edge_space, x.edges)
     return GraphInstance(nodes, edges, x.edge_links)
 
 
@@ -278,11 +278,11 @@ def _unflatten_array(space: Box | MultiBinary, x: Any) -> NDArray[Any]:
 
 
 @unflatten.register(Discrete)
-def _unflatten_discrete(space: Discrete, x: Any) -> np.int64:
+def _unflatten_discrete(space: Discrete[Any], x: Any) -> np.integer[Any]:
     (hot,) = np.nonzero(np.asarray(x))
     if hot.size == 0:
         raise ValueError(f"unflatten of {space!r} needs a one-hot vector, got {x!r} (no 1)")
-    return space.start + np.int64(hot[0])
+    return space.start + space.dtype.type(hot[0])  # type: ignore[no-any-return]
 
 
 @unflatten.register(MultiDiscrete)
@@ -331,7 +331,7 @@ def _unflatten_dict(space: Dict, x: Any) -> dict[str, Any]:
     return {key: unflatten(sub, x[key]) for key, sub in space.spaces.items()}
 
 
-def _unflatten_rows(space: Box | Discrete, rows: Any) -> Any:
+def _unflatten_rows(space: Space[Any], rows: Any) -> Any:
     items = [unflatten(space, row) for row in iterate(flatten_space(space), rows)]
     return concatenate(space, items, create_empty_array(space, len(items)))
 
@@ -386,12 +386,7 @@ def flatten_space(space: Space[Any]) -> Space[Any]:
 
 @flatten_space.register(Box)
 def _flatten_space_box(space: Box) -> Box:
-    return Box._assemble(
-        space.low.ravel(),
-        space.high.ravel(),
-        space.bounded_below.ravel(),
-        space.bounded_above.ravel(),
-    )
+    return Box(space.low.ravel(), space.high.ravel(), dtype=space.dtype)
 
 
 @flatten_space.register(Discrete)
@@ -401,23 +396,20 @@ def _flatten_space_onehot(space: Discrete | MultiBinary | MultiDiscrete) -> Box:
     return Box(0, 1, (flatdim(space),), dtype=space.dtype)
 
 
-def _join_boxes(boxes: list[Box], dtype: np.dtype[Any]) -> Box:
-    """One flat box from flat boxes, in `dtype`; a float dtype marks open sides as infinite."""
-    below = np.concatenate([box.bounded_below for box in boxes])
-    above = np.concatenate([box.bounded_above for box in boxes])
-    low = np.concatenate([box.low.astype(dtype) for box in boxes])
-    high = np.concatenate([box.high.astype(dtype) for box in boxes])
-    if dtype.kind == "f":
-        low[~below] = -np.inf
-        high[~above] = np.inf
-    return Box._assemble(low, high, below, above)
+def _join_boxes(boxes: list[Box]) -> Box:
+    """One flat box from flat boxes, in the dtype all their values fit (Gymnasium's rule)."""
+    return Box(
+        np.concatenate([box.low for box in boxes]),
+        np.concatenate([box.high for box in boxes]),
+        dtype=np.result_type(*(box.dtype for box in boxes)),
+    )
 
 
 @flatten_space.register(Tuple)
 def _flatten_space_tuple(space: Tuple) -> Box | Tuple:
     if space.is_np_flattenable:
         boxes = [_flatten_space_feature(sub) for sub in space.spaces]
-        return _join_boxes(boxes, _flat_dtype(space))
+        return _join_boxes(boxes)
     return Tuple([flatten_space(sub) for sub in space.spaces])
 
 
@@ -425,7 +417,7 @@ def _flatten_space_tuple(space: Tuple) -> Box | Tuple:
 def _flatten_space_dict(space: Dict) -> Box | Dict:
     if space.is_np_flattenable:
         boxes = [_flatten_space_feature(sub) for sub in space.spaces.values()]
-        return _join_boxes(boxes, _flat_dtype(space))
+        return _join_boxes(boxes)
     return Dict(
         [(key, flatten_space(sub)) for key, sub in space.spaces.items()],
         sort_keys=space.sort_keys,
@@ -435,10 +427,7 @@ def _flatten_space_dict(space: Dict) -> Box | Dict:
 @flatten_space.register(Graph)
 def _flatten_space_graph(space: Graph) -> Graph:
     edge = space.edge_space
-    return Graph(
-        _flatten_space_feature(space.node_space),
-        None if edge is None else _flatten_space_feature(edge),
-    )
+    return Graph(flatten_space(space.node_space), None if edge is None else flatten_space(edge))
 
 
 def _flatten_space_feature(space: Space[Any]) -> Box:
@@ -466,3 +455,83 @@ def _flatten_space_oneof(space: OneOf) -> Box | OneOf:
     lows = np.concatenate([[0], np.full(width - 1, low)])
     highs = np.concatenate([[len(space.spaces) - 1], np.full(width - 1, high)])
     return Box(lows, highs, (width,), dtype=_flat_dtype(space))
+
+
+# --- is_space_dtype_shape_equiv ----------------------------------------------------------
+
+
+@singledispatch
+def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool:
+    """Whether elements of the two spaces have the same structure, shapes and dtypes, so
+    they can share one batch (bounds and sizes may differ); vector envs check sub-envs'
+    spaces with it."""
+    if isinstance(space_1, Space) and isinstance(space_2, Space):
+        raise _unknown("is_space_dtype_shape_equiv", space_1)
+    raise TypeError(
+        "is_space_dtype_shape_equiv compares two spaces, got "
+        f"{type(space_1).__name__} and {type(space_2).__name__}: {space_1!r}, {space_2!r}"
+    )
+
+
+@is_space_dtype_shape_equiv.register(Box)
+@is_space_dtype_shape_equiv.register(Discrete)
+@is_space_dtype_shape_equiv.register(MultiDiscrete)
+@is_space_dtype_shape_equiv.register(MultiBinary)
+def _equiv_array(space_1: Space[Any], space_2: Space[Any]) -> bool:
+    return (
+        type(space_1) is type(space_2)
+        and space_1.shape == space_2.shape
+        and space_1.dtype == space_2.dtype
+    )
+
+
+@is_space_dtype_shape_equiv.register(Text)
+def _equiv_text(space_1: Text, space_2: Space[Any]) -> bool:
+    return (
+        isinstance(space_2, Text)
+        and space_1.max_length == space_2.max_length
+        and space_1.character_set == space_2.character_set
+    )
+
+
+@is_space_dtype_shape_equiv.register(Dict)
+def _equiv_dict(space_1: Dict, space_2: Space[Any]) -> bool:
+    return (
+        isinstance(space_2, Dict)
+        and space_1.keys() == space_2.keys()
+        and all(is_space_dtype_shape_equiv(space_1[key], space_2[key]) for key in space_1)
+    )
+
+
+@is_space_dtype_shape_equiv.register(Tuple)
+@is_space_dtype_shape_equiv.register(OneOf)
+def _equiv_sequence_of_spaces(space_1: Tuple | OneOf, space_2: Space[Any]) -> bool:
+    return (
+        type(space_2) is type(space_1)
+        and len(space_1.spaces) == len(space_2.spaces)
+        and all(
+            is_space_dtype_shape_equiv(sub_1, sub_2)
+            for sub_1, sub_2 in zip(space_1.spaces, space_2.spaces, strict=True)
+        )
+    )
+
+
+@is_space_dtype_shape_equiv.register(Graph)
+def _equiv_graph(space_1: Graph, space_2: Space[Any]) -> bool:
+    if not isinstance(space_2, Graph):
+        return False
+    edge_1, edge_2 = space_1.edge_space, space_2.edge_space
+    if edge_1 is None or edge_2 is None:
+        edges_match = edge_1 is None and edge_2 is None
+    else:
+        edges_match = is_space_dtype_shape_equiv(edge_1, edge_2)
+    return edges_match and is_space_dtype_shape_equiv(space_1.node_space, space_2.node_space)
+
+
+@is_space_dtype_shape_equiv.register(Sequence)
+def _equiv_sequence(space_1: Sequence, space_2: Space[Any]) -> bool:
+    return (
+        isinstance(space_2, Sequence)
+        and space_1.stack == space_2.stack
+        and is_space_dtype_shape_equiv(space_1.feature_space, space_2.feature_space)
+    )

@@ -2,7 +2,10 @@
 
 - `batch_space(space, n)`: the space of `n` stacked elements (`Discrete` -> `MultiDiscrete`,
   `Box` -> a `Box` with a leading axis, `Tuple`/`Dict` batched per child; spaces with no
-  array form, like `Text` or `Graph`, become a `Tuple` of `n` independently seeded copies).
+  array form, like `Text`, `Graph` or a custom space, become a `Tuple` of `n` independently
+  seeded copies).
+- `batch_differing_spaces(spaces)`: one batched space for spaces of one type whose
+  parameters differ.
 - `iterate(space, items)`: the elements of a batch, one by one.
 - `concatenate(space, items, out)`: write a sequence of elements into the batch `out`.
 - `create_empty_array(space, n, fn)`: a batch buffer for `n` elements.
@@ -20,6 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from protogym.error import CustomSpaceError
 from protogym.spaces.box import Box
 from protogym.spaces.dict import Dict
 from protogym.spaces.discrete import Discrete
@@ -72,23 +76,24 @@ def _tile(arr: NDArray[Any], n: int) -> NDArray[Any]:
 @batch_space.register(Box)
 def _batch_box(space: Box, n: int = 1) -> Box:
     n = _check_n(n)
-    return Box._assemble(
-        _tile(space.low, n),
-        _tile(space.high, n),
-        _tile(space.bounded_below, n),
-        _tile(space.bounded_above, n),
-        seed=deepcopy(space.np_random),
-    )
+    low, high = _tile(space.low, n), _tile(space.high, n)
+    if space.dtype.kind == "f":
+        below, above = _tile(space.bounded_below, n), _tile(space.bounded_above, n)
+    else:
+        # As Gymnasium's batch (a Box built from the bounds): an integer box's open sides,
+        # stored as the dtype's limits, become bounded ones, and sample like them.
+        below = above = np.ones(low.shape, dtype=np.bool_)
+    return Box._assemble(low, high, below, above, seed=deepcopy(space.np_random))
 
 
 @batch_space.register(Discrete)
 def _batch_discrete(space: Discrete, n: int = 1) -> MultiDiscrete:
     n = _check_n(n)
     return MultiDiscrete(
-        np.full((n,), space.n, dtype=np.int64),
-        dtype=np.int64,
+        np.full((n,), space.n, dtype=space.dtype),
+        dtype=space.dtype,
         seed=deepcopy(space.np_random),
-        start=np.full((n,), space.start, dtype=np.int64),
+        start=np.full((n,), space.start, dtype=space.dtype),
     )
 
 
@@ -124,72 +129,86 @@ def _batch_dict(space: Dict, n: int = 1) -> Dict:
 
 
 @singledispatch
-def batch_differing_spaces(spaces: Sequence[Space[Any]]) -> Space[Any]:
+def batch_differing_spaces(spaces: Any) -> Space[Any]:
     """One batched space for several spaces of one type whose parameters differ
-    (e.g. `Discrete(2)` and `Discrete(3)` give `MultiDiscrete([2, 3])`)."""
+    (e.g. `Discrete(2)` and `Discrete(3)` give `MultiDiscrete([2, 3])`).
+
+    The rule is chosen by the first space's type; register one for a custom space type with
+    ``@batch_differing_spaces.register(MySpace)`` (the function then gets the whole list).
+    """
     if len(spaces) == 0:
         raise ValueError("batch_differing_spaces needs at least one space, got none")
     first = type(spaces[0])
-    if not all(type(space) is first for space in spaces):
-        raise ValueError(
+    if not all(isinstance(space, first) for space in spaces):
+        raise TypeError(
             "batch_differing_spaces needs spaces of one type, got "
             f"{[type(space).__name__ for space in spaces]}"
         )
-    rule = _DIFFERING.get(first)
-    if rule is None:
-        return Tuple([deepcopy(space) for space in spaces], seed=deepcopy(spaces[0].np_random))
+    rule = batch_differing_spaces.dispatch(first)
+    if rule is _DIFFERING_DEFAULT:
+        raise TypeError(
+            f"batch_differing_spaces has no rule for {first.__name__}; register one with "
+            f"`@batch_differing_spaces.register({first.__name__})`"
+        )
     return rule(spaces)
 
 
-def _differing_box(spaces: Sequence[Any]) -> Space[Any]:
-    boxes: list[Box] = list(spaces)
-    if len({box.dtype for box in boxes}) != 1 or len({box.shape for box in boxes}) != 1:
+_DIFFERING_DEFAULT = batch_differing_spaces.dispatch(object)
+
+
+def _same(what: str, spaces: Sequence[Any], values: list[Any]) -> None:
+    if any(value != values[0] for value in values):
         raise ValueError(
-            "batch_differing_spaces needs Boxes of one dtype and shape, got "
-            f"{[(box.shape, str(box.dtype)) for box in boxes]}"
+            f"batch_differing_spaces needs {type(spaces[0]).__name__} spaces of one {what}, got "
+            f"{[str(value) for value in values]}"
         )
-    return Box._assemble(
-        np.stack([box.low for box in boxes]),
-        np.stack([box.high for box in boxes]),
-        np.stack([box.bounded_below for box in boxes]),
-        np.stack([box.bounded_above for box in boxes]),
-        seed=deepcopy(boxes[0].np_random),
+
+
+@batch_differing_spaces.register(Box)
+def _differing_box(spaces: Sequence[Box]) -> Space[Any]:
+    _same("dtype", spaces, [box.dtype for box in spaces])
+    _same("shape", spaces, [box.shape for box in spaces])
+    return Box(
+        np.stack([box.low for box in spaces]),
+        np.stack([box.high for box in spaces]),
+        dtype=spaces[0].dtype,
+        seed=deepcopy(spaces[0].np_random),
     )
 
 
-def _differing_discrete(spaces: Sequence[Any]) -> Space[Any]:
+@batch_differing_spaces.register(Discrete)
+def _differing_discrete(spaces: Sequence[Discrete[Any]]) -> Space[Any]:
+    widest = max((space.dtype for space in spaces), key=lambda dtype: dtype.itemsize)
     return MultiDiscrete(
         np.array([space.n for space in spaces]),
+        dtype=widest,
         start=np.array([space.start for space in spaces]),
         seed=deepcopy(spaces[0].np_random),
     )
 
 
-def _differing_multi_discrete(spaces: Sequence[Any]) -> Space[Any]:
-    multi: list[MultiDiscrete] = list(spaces)
-    if len({m.dtype for m in multi}) != 1 or len({m.shape for m in multi}) != 1:
-        raise ValueError(
-            "batch_differing_spaces needs MultiDiscretes of one dtype and shape, got "
-            f"{[(m.shape, str(m.dtype)) for m in multi]}"
-        )
-    low = np.stack([m.start for m in multi])
-    high = np.stack([m.start + m.nvec for m in multi]) - 1
-    return Box(low, high, dtype=multi[0].dtype, seed=deepcopy(multi[0].np_random))
+@batch_differing_spaces.register(MultiDiscrete)
+def _differing_multi_discrete(spaces: Sequence[MultiDiscrete]) -> Space[Any]:
+    _same("dtype", spaces, [space.dtype for space in spaces])
+    _same("shape", spaces, [space.shape for space in spaces])
+    return Box(
+        np.stack([space.start for space in spaces]),
+        np.stack([space.start + space.nvec for space in spaces]) - 1,
+        dtype=spaces[0].dtype,
+        seed=deepcopy(spaces[0].np_random),
+    )
 
 
-def _differing_multi_binary(spaces: Sequence[Any]) -> Space[Any]:
-    if len({space.shape for space in spaces}) != 1:
-        raise ValueError(
-            "batch_differing_spaces needs MultiBinaries of one shape, got "
-            f"{[space.shape for space in spaces]}"
-        )
+@batch_differing_spaces.register(MultiBinary)
+def _differing_multi_binary(spaces: Sequence[MultiBinary]) -> Space[Any]:
+    _same("shape", spaces, [space.shape for space in spaces])
     shape = (len(spaces), *spaces[0].shape)
-    return Box(0, 1, shape, dtype=np.int8, seed=deepcopy(spaces[0].np_random))
+    return Box(0, 1, shape, dtype=spaces[0].dtype, seed=deepcopy(spaces[0].np_random))
 
 
-def _differing_tuple(spaces: Sequence[Any]) -> Space[Any]:
-    if len({len(space.spaces) for space in spaces}) != 1:
-        raise ValueError("batch_differing_spaces needs Tuples of one length")
+@batch_differing_spaces.register(Tuple)
+def _differing_tuple(spaces: Sequence[Tuple]) -> Space[Any]:
+    _same("length", spaces, [len(space.spaces) for space in spaces])
     columns = zip(*[space.spaces for space in spaces], strict=True)
     return Tuple(
         [batch_differing_spaces(list(column)) for column in columns],
@@ -197,45 +216,41 @@ def _differing_tuple(spaces: Sequence[Any]) -> Space[Any]:
     )
 
 
-def _differing_dict(spaces: Sequence[Any]) -> Space[Any]:
-    keys = list(spaces[0].keys())
-    if not all(list(space.keys()) == keys for space in spaces):
-        raise ValueError(
-            "batch_differing_spaces needs Dicts with the same keys, got "
-            f"{[list(space.keys()) for space in spaces]}"
-        )
+@batch_differing_spaces.register(Dict)
+def _differing_dict(spaces: Sequence[Dict]) -> Space[Any]:
+    _same("key set", spaces, [list(space.keys()) for space in spaces])
     return Dict(
-        [(key, batch_differing_spaces([space[key] for space in spaces])) for key in keys],
+        [(key, batch_differing_spaces([space[key] for space in spaces])) for key in spaces[0]],
         seed=deepcopy(spaces[0].np_random),
         sort_keys=spaces[0].sort_keys,
     )
 
 
-_DIFFERING: dict[type, Callable[[Sequence[Any]], Space[Any]]] = {
-    Box: _differing_box,
-    Discrete: _differing_discrete,
-    MultiDiscrete: _differing_multi_discrete,
-    MultiBinary: _differing_multi_binary,
-    Tuple: _differing_tuple,
-    Dict: _differing_dict,
-}
+@batch_differing_spaces.register(Graph)
+@batch_differing_spaces.register(Text)
+@batch_differing_spaces.register(SequenceSpace)
+@batch_differing_spaces.register(OneOf)
+def _differing_as_copies(spaces: Sequence[Space[Any]]) -> Space[Any]:
+    # No array form: the batch is a Tuple of the spaces themselves.
+    return Tuple([deepcopy(space) for space in spaces], seed=deepcopy(spaces[0].np_random))
 
 
 @singledispatch
 def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
     """The elements of the batch `items` of the batched space `space`, in order."""
-    _check_space("iterate", space)
-    try:
-        return iter(items)
-    except TypeError:
-        raise TypeError(
-            f"iterate cannot walk a batch of {space!r}: {items!r} is not iterable; register "
-            "an `iterate` rule for this space type"
-        ) from None
+    if isinstance(space, Space):
+        raise CustomSpaceError(
+            f"iterate has no rule for {type(space).__name__} ({space!r}); register one with "
+            f"`@protogym.vector.utils.iterate.register({type(space).__name__})`"
+        )
+    raise TypeError(f"iterate needs a space, got {type(space).__name__}: {space!r}")
+
+
+_ITERATE_DEFAULT = iterate.dispatch(object)
 
 
 @iterate.register(Discrete)
-def _iterate_discrete(space: Discrete, items: Any) -> Iterator[Any]:
+def _iterate_discrete(space: Discrete[Any], items: Any) -> Iterator[Any]:
     raise TypeError(
         f"iterate cannot walk {space!r}: a Discrete space is not a batch (its batch is "
         "a MultiDiscrete)"
@@ -252,16 +267,23 @@ def _iterate_array(space: Box | MultiDiscrete | MultiBinary, items: Any) -> Iter
         raise TypeError(f"iterate cannot walk {items!r}, a batch of {space!r}") from None
 
 
-_ARRAY_BATCHES = (Box, MultiDiscrete, MultiBinary, Tuple, Dict)
-
-
 @iterate.register(Tuple)
 def _iterate_tuple(space: Tuple, items: Any) -> Iterator[Any]:
-    if all(isinstance(sub, _ARRAY_BATCHES) for sub in space.spaces):
-        return zip(*[iterate(sub, items[i]) for i, sub in enumerate(space.spaces)], strict=True)
+    subs = space.spaces
+    if all(iterate.dispatch(type(sub)) is not _ITERATE_DEFAULT for sub in subs):
+        return zip(*[iterate(sub, items[i]) for i, sub in enumerate(subs)], strict=True)
     # A Tuple of per-env copies (how spaces without an array form batch): items is already
     # the sequence of elements.
-    return iter(items)
+    try:
+        return iter(items)
+    except TypeError as error:
+        unknown = [
+            type(sub).__name__ for sub in subs if iterate.dispatch(type(sub)) is _ITERATE_DEFAULT
+        ]
+        raise CustomSpaceError(
+            f"iterate cannot walk {items!r}, a batch of {space!r}: it is not iterable, and "
+            f"{unknown} have no `iterate` rule to split it with; register one"
+        ) from error
 
 
 @iterate.register(Dict)

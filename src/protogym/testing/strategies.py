@@ -31,6 +31,7 @@ __all__ = [
     "any_spaces",
     "boxes",
     "discretes",
+    "features",
     "flattenable_spaces",
     "graphs",
     "leaves",
@@ -60,7 +61,12 @@ def boxes(draw: st.DrawFn) -> Box:
     return Box(min(a, b), max(a, b), shape, dtype)
 
 
-discretes = st.builds(Discrete, st.integers(1, 50), start=st.integers(-20, 20))
+discretes = st.builds(
+    Discrete,
+    st.integers(1, 50),
+    start=st.integers(-20, 20),
+    dtype=st.sampled_from([np.int64, np.int32, np.int16, np.int8]),
+)
 multi_binaries = st.builds(MultiBinary, st.one_of(st.integers(1, 5), SHAPES))
 
 
@@ -82,17 +88,27 @@ def texts(draw: st.DrawFn) -> Text:
     return Text(high, min_length=low, charset=charset)
 
 
+def _dict_space(spaces: dict[str, SpaceBase[Any]]) -> SpaceBase[Any]:
+    return Dict(spaces)
+
+
 leaves = st.one_of(boxes(), discretes, multi_binaries, multi_discretes(), texts())
-features = st.one_of(boxes(), discretes)
+_array_leaves: st.SearchStrategy[SpaceBase[Any]] = st.one_of(
+    boxes(), discretes, multi_binaries, multi_discretes()
+)
+_names = st.text(string.ascii_lowercase, min_size=1, max_size=3)
+features: st.SearchStrategy[SpaceBase[Any]] = st.one_of(
+    _array_leaves,
+    st.lists(_array_leaves, min_size=1, max_size=2).map(Tuple),
+    st.dictionaries(_names, _array_leaves, min_size=1, max_size=2).map(_dict_space),
+)
+"""Node and edge spaces of graphs: any space whose batches are arrays (or tuples and dicts
+of them), as Gymnasium's `Graph` supports."""
 
 
 @st.composite
 def graphs(draw: st.DrawFn) -> Graph:
     return Graph(draw(features), draw(st.one_of(st.none(), features)))
-
-
-def _dict_space(spaces: dict[str, SpaceBase[Any]]) -> SpaceBase[Any]:
-    return Dict(spaces)
 
 
 def _composites(children: st.SearchStrategy[SpaceBase[Any]]) -> st.SearchStrategy[SpaceBase[Any]]:
