@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from protogym import spaces
+from protogym.error import InvalidBound, InvalidProbability
 from protogym.spaces import Box, Discrete
 from protogym.wrappers import (
     ClipAction,
@@ -59,7 +60,7 @@ def test_wrappers_clip_action_matches_gymnasium() -> None:
 
 
 def test_wrappers_clip_action_rejects_discrete_space() -> None:
-    with pytest.raises(ValueError, match=r"ClipAction needs a Box action space, got Discrete\(2\)"):
+    with pytest.raises(TypeError, match=r"ClipAction needs a Box action space, got Discrete\(2\)"):
         ClipAction(CountingEnv())  # type: ignore[arg-type]
 
 
@@ -86,9 +87,9 @@ def test_wrappers_rescale_action_matches_gymnasium() -> None:
 
 
 def test_wrappers_rescale_action_rejects_bad_arguments() -> None:
-    with pytest.raises(ValueError, match="RescaleAction needs a Box action space"):
+    with pytest.raises(TypeError, match="RescaleAction needs a Box action space"):
         RescaleAction(CountingEnv(), 0.0, 1.0)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="must be strictly smaller than max_action"):
+    with pytest.raises(InvalidBound, match="must be strictly smaller than max_action"):
         RescaleAction(BoxActionEnv(), 1.0, 1.0)
     with pytest.raises(ValueError, match=r"the new minimum .* must be <= the new maximum"):
         RescaleAction(BoxActionEnv(), 2.0, 1.0)
@@ -128,8 +129,10 @@ def test_wrappers_discretize_action_matches_gymnasium() -> None:
 def test_wrappers_discretize_action_rejects_bad_arguments() -> None:
     with pytest.raises(ValueError, match="needs a bounded action space"):
         DiscretizeAction(BoxActionEnv(low=-np.inf, high=np.inf), bins=3)
-    with pytest.raises(ValueError, match=r"bins must be an int or a tuple of 2 ints"):
+    with pytest.raises(ValueError, match=r"bins has 3 entries; give one per dimension \(2\)"):
         DiscretizeAction(BoxActionEnv(), bins=(3, 3, 3))
+    with pytest.raises(TypeError, match=r"bins must be an int or a tuple of 2 ints"):
+        DiscretizeAction(BoxActionEnv(), bins="3")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="bins must be at least 1, got 0"):
         DiscretizeAction(BoxActionEnv(), bins=0)
 
@@ -158,17 +161,19 @@ def test_wrappers_sticky_action_never_repeats_first_action_of_episode() -> None:
     assert inner.actions == [1, 0]
 
 
-@pytest.mark.parametrize(("probability", "duration", "message"), [
-    (1.0, 1, r"repeat_action_probability must be in \[0, 1\), got 1.0"),
-    (-0.1, 1, r"repeat_action_probability must be in \[0, 1\)"),
-    (0.5, 0, "repeat_action_duration must be at least 1, got 0"),
-    (0.5, (3, 2), r"range \(3, 2\) has low > high"),
-    (0.5, (1, 2, 3), "must be an int or a \\(low, high\\) pair"),
+@pytest.mark.parametrize(("probability", "duration", "error", "message"), [
+    (1.0, 1, InvalidProbability, r"repeat_action_probability must be in \[0, 1\), got 1.0"),
+    (-0.1, 1, InvalidProbability, r"repeat_action_probability must be in \[0, 1\)"),
+    (0.5, 0, ValueError, "repeat_action_duration must be at least 1, got 0"),
+    (0.5, (3, 2), InvalidBound, r"range \(3, 2\) has low > high"),
+    (0.5, (1, 2, 3), ValueError, "must be an int or a \\(low, high\\) tuple"),
+    (0.5, [1, 2], ValueError, "must be an int or a \\(low, high\\) tuple, got \\[1, 2\\]"),
 ])
 def test_wrappers_sticky_action_rejects_bad_arguments(
-    probability: float, duration: Any, message: str
+    probability: float, duration: Any, error: type[Exception], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    # Gymnasium's classes: InvalidProbability and InvalidBound are also ValueErrors.
+    with pytest.raises(error, match=message):
         StickyAction(CountingEnv(), probability, duration)
 
 
@@ -193,5 +198,5 @@ def test_wrappers_repeat_action_stops_on_truncation() -> None:
 def test_wrappers_repeat_action_rejects_bad_count() -> None:
     with pytest.raises(ValueError, match="num_repeats must be at least 1, got 0"):
         RepeatAction(CountingEnv(), 0)
-    with pytest.raises(ValueError, match=r"num_repeats must be an int, got 2\.5"):
+    with pytest.raises(TypeError, match=r"num_repeats must be an int, got 2\.5 \(float\)"):
         RepeatAction(CountingEnv(), 2.5)  # type: ignore[arg-type]

@@ -79,7 +79,7 @@ def test_wrappers_time_limit_rejects_non_positive_limit(bad: int) -> None:
 
 @pytest.mark.parametrize("bad", [2.5, "10", True, None])
 def test_wrappers_time_limit_rejects_non_int_limit(bad: Any) -> None:
-    with pytest.raises(ValueError, match="max_episode_steps must be a positive int"):
+    with pytest.raises(TypeError, match="max_episode_steps must be a positive int"):
         TimeLimit(CountingEnv(), max_episode_steps=bad)
 
 

@@ -367,7 +367,7 @@ def test_vector_numpy_to_jax_and_torch_to_jax_over_native_vector_cartpole() -> N
         ended = np.flatnonzero(np.asarray(terminated))  # numpy, to compile no jax op
         if ended.size:
             index = int(ended[0])
-            assert isinstance(info["final_observation"][index], jax.Array)
+            assert isinstance(info["final_obs"][index], jax.Array)
             break
     else:
         raise AssertionError("no episode ended")

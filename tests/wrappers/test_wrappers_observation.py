@@ -60,7 +60,7 @@ def test_wrappers_transform_observation_applies_func_and_space() -> None:
 
 
 def test_wrappers_transform_observation_rejects_non_callable() -> None:
-    with pytest.raises(ValueError, match="TransformObservation: func must be callable"):
+    with pytest.raises(TypeError, match="TransformObservation: func must be callable"):
         TransformObservation(CountingEnv(), None, None)  # type: ignore[arg-type]
 
 
@@ -150,7 +150,7 @@ def test_wrappers_grayscale_observation_rejects_non_rgb() -> None:
         GrayscaleObservation(image_env((6, 8, 4)))
     with pytest.raises(ValueError, match="uint8 image observations bounded by 0 and 255"):
         GrayscaleObservation(ArrayObsEnv(Box(0.0, 1.0, (4, 4, 3), np.float32), []))
-    with pytest.raises(ValueError, match="GrayscaleObservation needs a Box observation space"):
+    with pytest.raises(TypeError, match="GrayscaleObservation needs a Box observation space"):
         GrayscaleObservation(DictObsEnv())  # type: ignore[arg-type]
 
 
@@ -191,14 +191,17 @@ def test_wrappers_resize_observation_keeps_constant_images(h: int, w: int, value
     assert out.shape == (h, w, 3) and (out == value).all()
 
 
-@pytest.mark.parametrize(("shape", "message"), [
-    ((0, 4), r"cannot resize to \(0, 4\); both sizes must be > 0"),
-    ((4, -1), r"cannot resize to \(4, -1\)"),
-    ((4,), r"shape must be a \(height, width\) pair of ints, got \(4,\)"),
-    ((4.0, 4), "pair of ints"),
+@pytest.mark.parametrize(("shape", "error", "message"), [
+    ((0, 4), ValueError, r"cannot resize to \(0, 4\); both sizes must be > 0"),
+    ((4, -1), ValueError, r"cannot resize to \(4, -1\)"),
+    ((4,), ValueError, r"shape must be a \(height, width\) pair, got \(4,\)"),
+    ((4.0, 4), TypeError, r"shape must hold two ints, got \(4.0, 4\)"),
+    (4, TypeError, r"shape must be a \(height, width\) tuple, got 4"),
 ])
-def test_wrappers_resize_observation_rejects_bad_shapes(shape: Any, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+def test_wrappers_resize_observation_rejects_bad_shapes(
+    shape: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
         ResizeObservation(image_env(), shape)
 
 
@@ -240,7 +243,7 @@ def test_wrappers_rescale_observation_matches_gymnasium() -> None:
 
 
 def test_wrappers_rescale_observation_rejects_bad_bounds() -> None:
-    with pytest.raises(ValueError, match="RescaleObservation needs a Box observation space"):
+    with pytest.raises(TypeError, match="RescaleObservation needs a Box observation space"):
         RescaleObservation(DictObsEnv(), 0, 1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="an infinite lower bound must stay the same infinity"):
         RescaleObservation(CountingEnv(), -np.inf, 1.0)  # finite box, infinite target
@@ -256,9 +259,9 @@ def test_wrappers_dtype_observation_box_and_discrete() -> None:
     assert env.observation_space == Box(-1000, 1000, (3,), np.int32)
     obs = observations(env)[2]
     assert obs.dtype == np.int32 and obs.tolist() == [2, 2, 2]
-    with pytest.raises(ValueError, match="needs a Box, Discrete, MultiDiscrete or MultiBinary"):
+    with pytest.raises(TypeError, match="needs a Box, Discrete, MultiDiscrete or MultiBinary"):
         DtypeObservation(DictObsEnv(), np.float32)
-    with pytest.raises(ValueError, match="is not a numpy dtype"):
+    with pytest.raises(TypeError, match="is not a numpy dtype"):
         DtypeObservation(CountingEnv(), "not-a-dtype")
 
 

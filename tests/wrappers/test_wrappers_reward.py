@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from protogym.error import InvalidBound
 from protogym.wrappers import ClipReward, NormalizeReward, TimeLimit, TransformReward
 from tests.wrappers.wrapper_test_envs import CountingEnv, gym_twin, run_actions
 
@@ -25,7 +26,7 @@ def test_wrappers_transform_reward_applies_func() -> None:
 
 
 def test_wrappers_transform_reward_rejects_non_callable() -> None:
-    with pytest.raises(ValueError, match="func must be callable, got 3"):
+    with pytest.raises(TypeError, match="func must be callable, got 3"):
         TransformReward(CountingEnv(), 3)  # type: ignore[arg-type]
 
 
@@ -56,9 +57,9 @@ def test_wrappers_clip_reward_matches_numpy_clip(reward: float, low: float, widt
 
 
 def test_wrappers_clip_reward_rejects_bad_bounds() -> None:
-    with pytest.raises(ValueError, match="needs min_reward, max_reward or both"):
+    with pytest.raises(InvalidBound, match="needs min_reward, max_reward or both"):
         ClipReward(CountingEnv())
-    with pytest.raises(ValueError, match=r"min_reward \(2\.0\) must be <= max_reward \(1\.0\)"):
+    with pytest.raises(InvalidBound, match=r"min_reward \(2\.0\) must be <= max_reward \(1\.0\)"):
         ClipReward(CountingEnv(), 2.0, 1.0)
 
 
@@ -111,5 +112,5 @@ def test_wrappers_normalize_reward_can_be_frozen() -> None:
 def test_wrappers_normalize_reward_rejects_bad_arguments(
     gamma: float, epsilon: float, message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InvalidBound, match=message):
         NormalizeReward(CountingEnv(), gamma=gamma, epsilon=epsilon)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from protogym.error import InvalidBound
 from protogym.registration.env_spec import EnvSpec
 from protogym.spaces import Box, Dict
 from protogym.wrappers import (
@@ -180,15 +181,18 @@ def test_wrappers_frame_stack_dict_observations() -> None:
     assert_same_data(ours, theirs)
 
 
-@pytest.mark.parametrize(("size", "padding", "message"), [
-    (0, "reset", "stack_size must be at least 1, got 0"),
-    (-2, "reset", "stack_size must be at least 1, got -2"),
-    (2.5, "reset", r"stack_size must be an int, got 2\.5"),
-    (2, "ones", "padding_type must be 'reset', 'zero' or an observation"),
-    (2, np.zeros(4, np.float32), "padding_type must be 'reset', 'zero' or an observation"),
+@pytest.mark.parametrize(("size", "padding", "error", "message"), [
+    (0, "reset", ValueError, "stack_size must be at least 1, got 0"),
+    (-2, "reset", ValueError, "stack_size must be at least 1, got -2"),
+    (2.5, "reset", TypeError, r"stack_size must be an int, got 2\.5"),
+    (2, "ones", ValueError, "padding_type must be 'reset', 'zero' or an observation"),
+    (2, np.zeros(4, np.float32), ValueError,
+     "padding_type must be 'reset', 'zero' or an observation"),
 ])
-def test_wrappers_frame_stack_rejects_bad_arguments(size: Any, padding: Any, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+def test_wrappers_frame_stack_rejects_bad_arguments(
+    size: Any, padding: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
         FrameStackObservation(CountingEnv(), size, padding_type=padding)
 
 
@@ -231,7 +235,7 @@ def test_wrappers_normalize_observation_first_value_and_freeze() -> None:
 
 
 def test_wrappers_normalize_observation_rejects_bad_epsilon() -> None:
-    with pytest.raises(ValueError, match="epsilon must be positive, got 0"):
+    with pytest.raises(InvalidBound, match="epsilon must be positive, got 0"):
         NormalizeObservation(CountingEnv(), epsilon=0)
 
 

@@ -14,7 +14,7 @@ import protogym
 from protogym.vector.wrappers import NumpyToTorch as VectorNumpyToTorch
 from protogym.vector.wrappers import TorchToNumpy as VectorTorchToNumpy
 from protogym.wrappers import NumpyToTorch, TorchToNumpy
-from protogym.wrappers.tensor import numpy_to_torch, torch_to_numpy
+from protogym.wrappers.numpy_to_torch import numpy_to_torch, torch_to_numpy
 
 
 def test_a_numpy_env_is_driven_with_tensors_and_gives_the_same_trajectory() -> None:
@@ -72,7 +72,7 @@ def test_vector_wrappers_convert_rewards_flags_and_final_observations() -> None:
         assert isinstance(rewards, torch.Tensor) and terminated.dtype == torch.bool
         if bool(terminated.any()):
             index = int(torch.nonzero(terminated)[0])
-            assert isinstance(infos["final_observation"][index], torch.Tensor)
+            assert isinstance(infos["final_obs"][index], torch.Tensor)
             break
     else:
         raise AssertionError("no episode ended")

@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protogym import spaces
+from protogym.error import CustomSpaceError
+from protogym.spaces.base import SpaceBase
 from protogym.wrappers.utils import (
     RunningMeanStd,
     ScalarRunningMeanStd,
@@ -61,9 +63,38 @@ def test_wrappers_utils_create_zero_array_matches_gymnasium() -> None:
     assert create_zero_array(spaces.Text(4, min_length=2)) == "00"
 
 
-def test_wrappers_utils_create_zero_array_rejects_spaces_without_zero() -> None:
-    with pytest.raises(ValueError, match="cannot build a zero observation"):
-        create_zero_array(spaces.Sequence(spaces.Discrete(2)))
+class _Mystery(SpaceBase[int]):
+    """A space create_zero_array has no rule for, until one is registered."""
+
+    def __init__(self) -> None:
+        super().__init__(shape=(), dtype=np.dtype(np.int64))
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def sample(self, mask: Any = None, probability: Any = None) -> int:
+        return 7
+
+    def contains(self, x: Any) -> bool:
+        return bool(x == 7)
+
+
+def test_wrappers_utils_create_zero_array_of_an_unknown_space_and_of_a_non_space() -> None:
+    with pytest.raises(CustomSpaceError, match="no rule for _Mystery spaces; register one"):
+        create_zero_array(_Mystery())
+    with pytest.raises(TypeError, match="create_zero_array takes a space, got int: 3"):
+        create_zero_array(3)
+
+
+def test_wrappers_utils_create_zero_array_takes_registered_rules() -> None:
+    class Known(_Mystery):
+        pass
+
+    create_zero_array.register(Known)(lambda space: 7)
+    assert create_zero_array(Known()) == 7
+    with pytest.raises(CustomSpaceError):
+        create_zero_array(_Mystery())  # a rule for a subclass does not cover its parent
 
 
 def test_wrappers_utils_rescale_box_matches_gymnasium() -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from protogym.wrappers.catalog import BUILTIN_WRAPPERS, WRAPPER_MODULES
 
 if TYPE_CHECKING:
+    from protogym.wrappers import vector
     from protogym.wrappers.array_conversion import ArrayConversion
     from protogym.wrappers.atari_preprocessing import AtariPreprocessing
     from protogym.wrappers.common import (
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from protogym.wrappers.env_checker import PassiveEnvChecker
     from protogym.wrappers.jax_to_numpy import JaxToNumpy, NumpyToJax
     from protogym.wrappers.jax_to_torch import JaxToTorch, TorchToJax
+    from protogym.wrappers.numpy_to_torch import NumpyToTorch, TorchToNumpy
     from protogym.wrappers.rendering import (
         AddWhiteNoise,
         HumanRendering,
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
     )
     from protogym.wrappers.stateful_reward import NormalizeReward
     from protogym.wrappers.step_compatibility import StepCompatibility
-    from protogym.wrappers.tensor import NumpyToTorch, TorchToNumpy
     from protogym.wrappers.transform_action import (
         ClipAction,
         DiscretizeAction,
@@ -108,14 +109,32 @@ __all__ = [
     "TransformAction",
     "TransformObservation",
     "TransformReward",
+    "vector",
 ]
 
 
+# Names of older Gym/Gymnasium releases -> what replaced them (named in the AttributeError).
+_RENAMED = {
+    "AutoResetWrapper": "Autoreset",
+    "FrameStack": "FrameStackObservation",
+    "PixelObservationWrapper": "AddRenderObservation",
+    "VectorListInfo": "vector.DictInfoToList",
+}
+
+
 def __getattr__(name: str) -> Any:
-    module = WRAPPER_MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module 'protogym.wrappers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"protogym.wrappers.{module}"), name)
+    if name == "vector":  # Gymnasium's path of the vector wrappers
+        value: Any = importlib.import_module("protogym.wrappers.vector")
+    else:
+        module = WRAPPER_MODULES.get(name)
+        if module is None:
+            if name in _RENAMED:
+                raise AttributeError(
+                    f"protogym.wrappers has no {name!r}: it was renamed, use "
+                    f"protogym.wrappers.{_RENAMED[name]}"
+                )
+            raise AttributeError(f"module 'protogym.wrappers' has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"protogym.wrappers.{module}"), name)
     globals()[name] = value
     return value
 

@@ -31,7 +31,14 @@ import numpy as np
 from protogym.core import Env, Wrapper
 from protogym.interop._optional import missing_extra
 
-__all__ = ["ArrayConversion", "Framework", "convert", "framework_of", "resolve_device"]
+__all__ = [
+    "ArrayConversion",
+    "Framework",
+    "array_conversion",
+    "convert",
+    "framework_of",
+    "resolve_device",
+]
 
 Framework = Literal["numpy", "torch", "jax"]
 """The frameworks `convert` knows; "torch" and "jax" are also the extras that install them."""
@@ -60,6 +67,12 @@ def convert(value: Any, to: Framework, device: Any = None) -> Any:
     """
     target = _target(to)
     return _walk(value, target, target.device(device))
+
+
+def array_conversion(value: Any, xp: ModuleType | Framework, device: Any = None) -> Any:
+    """Gymnasium's spelling of `convert`: the target framework given as a module (``torch``,
+    ``jax.numpy``, ``numpy`` or their ``array_api_compat`` namespaces) or a name."""
+    return convert(value, framework_of(xp), device)
 
 
 def resolve_device(framework: Framework, device: Any) -> Any:

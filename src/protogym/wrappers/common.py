@@ -6,6 +6,10 @@
 * `RecordEpisodeStatistics` adds the return, length and duration of each finished episode to
   its last `info`.
 
+`PassiveEnvChecker` is importable from here too, where Gymnasium defines it; it lives in
+`protogym.wrappers.env_checker` and is loaded only when asked for, so importing these cheap
+wrappers does not import the checker.
+
 These sit on the hot path of every step, so their `step` methods do as little as possible:
 no tuple rebuilding unless a value changes, counters kept as plain instance attributes.
 """
@@ -21,8 +25,23 @@ from protogym.error import ResetNeeded
 
 if TYPE_CHECKING:
     from protogym.registration.env_spec import EnvSpec
+    from protogym.wrappers.env_checker import PassiveEnvChecker
 
-__all__ = ["Autoreset", "OrderEnforcing", "RecordEpisodeStatistics", "TimeLimit"]
+__all__ = [
+    "Autoreset",
+    "OrderEnforcing",
+    "PassiveEnvChecker",
+    "RecordEpisodeStatistics",
+    "TimeLimit",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PassiveEnvChecker":
+        from protogym.wrappers.env_checker import PassiveEnvChecker
+
+        return PassiveEnvChecker
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _evolved_spec(env: Env[Any, Any], **changes: Any) -> EnvSpec | None:
@@ -48,7 +67,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType]):
 
     def __init__(self, env: Env[ObsType, ActType], max_episode_steps: int) -> None:
         if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int):
-            raise ValueError(
+            raise TypeError(
                 f"TimeLimit: max_episode_steps must be a positive int, got {max_episode_steps!r}"
             )
         if max_episode_steps <= 0:
@@ -203,7 +222,7 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType]):
         self, env: Env[ObsType, ActType], buffer_length: int = 100, stats_key: str = "episode"
     ) -> None:
         if isinstance(buffer_length, bool) or not isinstance(buffer_length, int):
-            raise ValueError(
+            raise TypeError(
                 f"RecordEpisodeStatistics: buffer_length must be an int, got {buffer_length!r}"
             )
         if buffer_length < 1:

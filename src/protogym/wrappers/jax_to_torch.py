@@ -10,9 +10,9 @@ from typing import Any
 from protogym.core import Env
 from protogym.wrappers.array_conversion import ArrayConversion, convert
 from protogym.wrappers.jax_to_numpy import JaxDevice  # raises naming the jax extra
-from protogym.wrappers.tensor import Device  # raises naming the torch extra
+from protogym.wrappers.numpy_to_torch import Device  # raises naming the torch extra
 
-__all__ = ["JaxToTorch", "TorchToJax", "jax_to_torch", "torch_to_jax"]
+__all__ = ["Device", "JaxToTorch", "TorchToJax", "jax_to_torch", "torch_to_jax"]
 
 
 def jax_to_torch(value: Any, device: Device | None = None) -> Any:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from protogym.core import ActType, Env, ObsType, Wrapper
+from protogym.error import DependencyNotInstalled, InvalidProbability
 from protogym.utils.save_video import (
     capped_cubic_video_schedule,
     encodable_frame,
@@ -108,7 +109,7 @@ def _import_pygame() -> Any:
     try:
         import pygame
     except ImportError as exc:
-        raise ImportError(
+        raise DependencyNotInstalled(
             "HumanRendering draws with pygame, which is not installed: "
             "pip install protogym[render]"
         ) from exc
@@ -412,7 +413,7 @@ class AddWhiteNoise(Wrapper[ObsType, ActType, ObsType, ActType]):
         is_noise_grayscale: bool = False,
     ) -> None:
         if not 0 <= probability_of_noise_per_pixel < 1:
-            raise ValueError(
+            raise InvalidProbability(
                 "AddWhiteNoise: probability_of_noise_per_pixel must be in [0, 1), got "
                 f"{probability_of_noise_per_pixel}"
             )

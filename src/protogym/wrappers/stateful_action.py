@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
+import numpy as np
+
 from protogym.core import ActionWrapper, ActType, Env, ObsType, Wrapper
+from protogym.error import InvalidBound, InvalidProbability
 from protogym.wrappers.utils import check_positive_int
 
 __all__ = ["RepeatAction", "StickyAction"]
@@ -25,23 +28,23 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType]):
         repeat_action_duration: int | tuple[int, int] = 1,
     ) -> None:
         if not 0 <= repeat_action_probability < 1:
-            raise ValueError(
+            raise InvalidProbability(
                 "StickyAction: repeat_action_probability must be in [0, 1), got "
                 f"{repeat_action_probability}"
             )
-        if isinstance(repeat_action_duration, int):
+        if isinstance(repeat_action_duration, int | np.integer):
             duration = (repeat_action_duration, repeat_action_duration)
-        elif isinstance(repeat_action_duration, tuple | list) and len(repeat_action_duration) == 2:
+        elif isinstance(repeat_action_duration, tuple) and len(repeat_action_duration) == 2:
             duration = (repeat_action_duration[0], repeat_action_duration[1])
         else:
             raise ValueError(
-                "StickyAction: repeat_action_duration must be an int or a (low, high) pair, "
+                "StickyAction: repeat_action_duration must be an int or a (low, high) tuple, "
                 f"got {repeat_action_duration!r}"
             )
         low = check_positive_int("StickyAction", "repeat_action_duration", duration[0])
         high = check_positive_int("StickyAction", "repeat_action_duration", duration[1])
         if low > high:
-            raise ValueError(
+            raise InvalidBound(
                 f"StickyAction: repeat_action_duration range {duration} has low > high"
             )
         super().__init__(env)

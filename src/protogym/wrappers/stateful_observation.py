@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.core import ActType, Env, ObservationWrapper, ObsType, Wrapper, WrapperObsType
+from protogym.error import InvalidBound
 from protogym.wrappers.utils import RunningMeanStd, check_positive_int, create_zero_array
 
 if TYPE_CHECKING:
@@ -298,7 +299,7 @@ class NormalizeObservation(ObservationWrapper[NDArray[np.float32], ActType, ObsT
         from protogym.spaces import Box
 
         if not epsilon > 0:
-            raise ValueError(f"NormalizeObservation: epsilon must be positive, got {epsilon}")
+            raise InvalidBound(f"NormalizeObservation: epsilon must be positive, got {epsilon}")
         shape = env.observation_space.shape
         if shape is None:
             raise ValueError(

@@ -6,6 +6,7 @@ import math
 from typing import Any, SupportsFloat
 
 from protogym.core import ActType, Env, ObsType, Wrapper
+from protogym.error import InvalidBound
 from protogym.wrappers.utils import ScalarRunningMeanStd
 
 __all__ = ["NormalizeReward"]
@@ -23,9 +24,9 @@ class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType]):
         self, env: Env[ObsType, ActType], gamma: float = 0.99, epsilon: float = 1e-8
     ) -> None:
         if not 0 <= gamma <= 1:
-            raise ValueError(f"NormalizeReward: gamma must be in [0, 1], got {gamma}")
+            raise InvalidBound(f"NormalizeReward: gamma must be in [0, 1], got {gamma}")
         if not epsilon > 0:
-            raise ValueError(f"NormalizeReward: epsilon must be positive, got {epsilon}")
+            raise InvalidBound(f"NormalizeReward: epsilon must be positive, got {epsilon}")
         super().__init__(env)
         self.return_rms = ScalarRunningMeanStd()
         self.discounted_reward = 0.0

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from protogym.core import ActionWrapper, ActType, Env, ObsType, WrapperActType
+from protogym.error import InvalidBound
 from protogym.wrappers.utils import bins_array, require_box, rescale_box, unflatten_index
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType]):
         action_space: Space[WrapperActType] | None,
     ) -> None:
         if not callable(func):
-            raise ValueError(f"TransformAction: func must be callable, got {func!r}")
+            raise TypeError(f"TransformAction: func must be callable, got {func!r}")
         super().__init__(env)
         if action_space is not None:
             self.action_space = action_space
@@ -77,7 +78,7 @@ class RescaleAction(TransformAction[ObsType, NDArray[Any], NDArray[Any]]):
         box = require_box("RescaleAction", "action", env.action_space)
         space, _, to_inner = rescale_box(box, min_action, max_action, owner="RescaleAction")
         if np.any(space.low == space.high):
-            raise ValueError(
+            raise InvalidBound(
                 f"RescaleAction: min_action ({min_action!r}) must be strictly smaller than "
                 f"max_action ({max_action!r}) everywhere, or the rescaling has no inverse"
             )

@@ -54,7 +54,7 @@ class TransformObservation(ObservationWrapper[WrapperObsType, ActType, ObsType])
         observation_space: Space[WrapperObsType] | None,
     ) -> None:
         if not callable(func):
-            raise ValueError(f"{type(self).__name__}: func must be callable, got {func!r}")
+            raise TypeError(f"{type(self).__name__}: func must be callable, got {func!r}")
         super().__init__(env)
         if observation_space is not None:
             self.observation_space = observation_space
@@ -79,8 +79,13 @@ class FilterObservation(
     def __init__(self, env: Env[Any, ActType], filter_keys: Sequence[str | int]) -> None:
         from protogym import spaces
 
-        if isinstance(filter_keys, str) or not isinstance(filter_keys, Sequence):
+        if isinstance(filter_keys, str):
             raise ValueError(
+                f"FilterObservation: filter_keys must be a list of keys, got the str "
+                f"{filter_keys!r}; write [{filter_keys!r}]"
+            )
+        if not isinstance(filter_keys, Sequence):
+            raise TypeError(
                 f"FilterObservation: filter_keys must be a list of keys, got {filter_keys!r}"
             )
         keys = list(filter_keys)
@@ -92,8 +97,13 @@ class FilterObservation(
         func: Callable[[Any], Any]
         new_space: Space[Any]
         if isinstance(space, spaces.Dict):
+            if not all(isinstance(key, str) for key in keys):
+                raise TypeError(
+                    f"FilterObservation: the keys of a Dict observation space are strings, got "
+                    f"{keys}"
+                )
             missing = [key for key in keys if key not in space.spaces]
-            if missing or not all(isinstance(key, str) for key in keys):
+            if missing:
                 raise ValueError(
                     f"FilterObservation: filter keys {missing or keys} are not keys of the "
                     f"Dict observation space, whose keys are {list(space.spaces)}"
@@ -109,7 +119,12 @@ class FilterObservation(
 
         elif isinstance(space, spaces.Tuple):
             size = len(space.spaces)
-            bad = [k for k in keys if not isinstance(k, int) or isinstance(k, bool) or k >= size]
+            if not all(isinstance(k, int) and not isinstance(k, bool) for k in keys):
+                raise TypeError(
+                    f"FilterObservation: the keys of a Tuple observation space are int indices, "
+                    f"got {keys}"
+                )
+            bad = [k for k in keys if not -size <= int(k) < size]
             if bad:
                 raise ValueError(
                     f"FilterObservation: filter keys {bad} are not indices of the Tuple "
@@ -213,14 +228,16 @@ class ResizeObservation(TransformObservation[NDArray[np.uint8], ActType, NDArray
         from protogym.spaces import Box
 
         box = _require_image("ResizeObservation", env.observation_space, (2, 3))
-        if (
-            not isinstance(shape, tuple | list)
-            or len(shape) != 2
-            or not all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in shape)
-        ):
-            raise ValueError(
-                f"ResizeObservation: shape must be a (height, width) pair of ints, got {shape!r}"
+        if not isinstance(shape, tuple | list):
+            raise TypeError(
+                f"ResizeObservation: shape must be a (height, width) tuple, got {shape!r}"
             )
+        if len(shape) != 2:
+            raise ValueError(
+                f"ResizeObservation: shape must be a (height, width) pair, got {shape!r}"
+            )
+        if not all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in shape):
+            raise TypeError(f"ResizeObservation: shape must hold two ints, got {shape!r}")
         if not all(x > 0 for x in shape):
             raise ValueError(
                 f"ResizeObservation: cannot resize to {tuple(shape)}; both sizes must be > 0"
@@ -242,7 +259,7 @@ class ReshapeObservation(TransformObservation[NDArray[Any], ActType, NDArray[Any
         if not isinstance(dims, tuple | list) or not all(
             isinstance(x, int | np.integer) and not isinstance(x, bool) for x in dims
         ):
-            raise ValueError(f"ReshapeObservation: shape must be a tuple of ints, got {shape!r}")
+            raise TypeError(f"ReshapeObservation: shape must be a tuple of ints, got {shape!r}")
         if not all(x > 0 or x == -1 for x in dims) or list(dims).count(-1) > 1:
             raise ValueError(
                 f"ReshapeObservation: shape entries must be positive (or one -1), got {shape!r}"
@@ -291,7 +308,7 @@ class DtypeObservation(TransformObservation[Any, ActType, Any]):
         try:
             target = np.dtype(dtype)
         except TypeError:
-            raise ValueError(f"DtypeObservation: {dtype!r} is not a numpy dtype") from None
+            raise TypeError(f"DtypeObservation: {dtype!r} is not a numpy dtype") from None
         new_space: Space[Any]
         if isinstance(space, spaces.Box):
             new_space = spaces.Box(space.low, space.high, shape=space.shape, dtype=target)
@@ -303,7 +320,7 @@ class DtypeObservation(TransformObservation[Any, ActType, Any]):
         elif isinstance(space, spaces.MultiBinary):
             new_space = spaces.Box(0, 1, shape=space.shape, dtype=target)
         else:
-            raise ValueError(
+            raise TypeError(
                 "DtypeObservation needs a Box, Discrete, MultiDiscrete or MultiBinary "
                 f"observation space, got {space!r}"
             )
@@ -401,7 +418,7 @@ class AddRenderObservation(TransformObservation[Any, ActType, ObsType]):
         env.reset()
         pixels = env.render()
         if not isinstance(pixels, np.ndarray):
-            raise ValueError(
+            raise TypeError(
                 "AddRenderObservation: the env's render() must return a numpy array, got "
                 f"{type(pixels).__name__}"
             )

@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.core import ActType, Env, ObsType, RewardWrapper
+from protogym.error import InvalidBound
 
 __all__ = ["ClipReward", "TransformReward"]
 
@@ -21,7 +22,7 @@ class TransformReward(RewardWrapper[ObsType, ActType]):
         self, env: Env[ObsType, ActType], func: Callable[[SupportsFloat], SupportsFloat]
     ) -> None:
         if not callable(func):
-            raise ValueError(f"TransformReward: func must be callable, got {func!r}")
+            raise TypeError(f"TransformReward: func must be callable, got {func!r}")
         super().__init__(env)
         self.func = func
 
@@ -43,7 +44,7 @@ class ClipReward(TransformReward[ObsType, ActType]):
         max_reward: float | NDArray[Any] | None = None,
     ) -> None:
         if min_reward is None and max_reward is None:
-            raise ValueError(
+            raise InvalidBound(
                 "ClipReward needs min_reward, max_reward or both; with neither it clips nothing"
             )
         if (
@@ -51,7 +52,7 @@ class ClipReward(TransformReward[ObsType, ActType]):
             and max_reward is not None
             and np.any(np.asarray(max_reward) < np.asarray(min_reward))
         ):
-            raise ValueError(
+            raise InvalidBound(
                 f"ClipReward: min_reward ({min_reward}) must be <= max_reward ({max_reward})"
             )
         self.min_reward = min_reward

@@ -8,6 +8,7 @@ a single rounding.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "rescale_box",
     "require_box",
     "unflatten_index",
+    "update_mean_var_count_from_moments",
 ]
 
 
@@ -59,15 +61,22 @@ class RunningMeanStd:
     def update_from_moments(
         self, batch_mean: NDArray[Any], batch_var: NDArray[Any], batch_count: int
     ) -> None:
-        delta = batch_mean - self.mean
-        total = self.count + batch_count
-        new_mean = self.mean + delta * batch_count / total
-        m2 = (
-            self.var * self.count
-            + batch_var * batch_count
-            + np.square(delta) * self.count * batch_count / total
+        """Fold in a batch given by its mean, variance and size."""
+        self.mean, self.var, self.count = update_mean_var_count_from_moments(
+            self.mean, self.var, self.count, batch_mean, batch_var, batch_count
         )
-        self.mean, self.var, self.count = new_mean, m2 / total, total
+
+
+def update_mean_var_count_from_moments(
+    mean: Any, var: Any, count: float, batch_mean: Any, batch_var: Any, batch_count: float
+) -> tuple[Any, Any, float]:
+    """The mean, variance and count of two sample sets merged, each given by its moments
+    (Chan et al.'s parallel update, operation for operation as Gymnasium's)."""
+    delta = batch_mean - mean
+    total = count + batch_count
+    new_mean = mean + delta * batch_count / total
+    m2 = var * count + batch_var * batch_count + np.square(delta) * count * batch_count / total
+    return new_mean, m2 / total, total
 
 
 class ScalarRunningMeanStd:
@@ -87,36 +96,97 @@ class ScalarRunningMeanStd:
         self.count = total
 
 
-def create_zero_array(space: Space[Any]) -> Any:
-    """The element of `space` closest to zero (per coordinate), used for padding."""
-    from protogym import spaces
+@functools.singledispatch
+def create_zero_array(space: Any) -> Any:
+    """The element of `space` closest to zero (per coordinate), used for padding.
 
-    if isinstance(space, spaces.Box):
+    Other space classes join with ``create_zero_array.register(MySpace)``; an unregistered
+    Space raises `error.CustomSpaceError`, anything else `TypeError`.
+    """
+    from protogym.error import CustomSpaceError
+    from protogym.spaces.space import Space
+
+    if _register_zero_arrays():  # protogym's spaces join on first use: dispatch again
+        return create_zero_array(space)
+    if isinstance(space, Space):
+        raise CustomSpaceError(
+            f"create_zero_array has no rule for {type(space).__name__} spaces; register one "
+            f"with @create_zero_array.register({type(space).__name__}), or pass an explicit "
+            "padding value"
+        )
+    raise TypeError(f"create_zero_array takes a space, got {type(space).__name__}: {space!r}")
+
+
+_zero_rules_registered = False
+
+
+def _register_zero_arrays() -> bool:
+    """Register the rules for protogym's own spaces; True if this call did (the first).
+
+    Done on first use rather than at import, so importing the wrappers imports no spaces.
+    """
+    global _zero_rules_registered
+    if _zero_rules_registered:
+        return False
+    _zero_rules_registered = True
+    from protogym import spaces
+    from protogym.spaces.vector_utils import batch_space
+
+    @create_zero_array.register(spaces.Box)
+    def _box(space: spaces.Box) -> NDArray[Any]:
         zero = np.zeros(space.shape, dtype=space.dtype)
         zero = np.where(space.low > 0, space.low, zero)
         return np.where(space.high < 0, space.high, zero).astype(space.dtype)
-    if isinstance(space, spaces.Discrete):
+
+    @create_zero_array.register(spaces.Discrete)
+    def _discrete(space: spaces.Discrete) -> Any:
         return space.start
-    if isinstance(space, spaces.MultiDiscrete):
+
+    @create_zero_array.register(spaces.MultiDiscrete)
+    def _multi_discrete(space: spaces.MultiDiscrete) -> NDArray[Any]:
         return np.array(space.start, copy=True, dtype=space.dtype)
-    if isinstance(space, spaces.MultiBinary):
+
+    @create_zero_array.register(spaces.MultiBinary)
+    def _multi_binary(space: spaces.MultiBinary) -> NDArray[Any]:
         return np.zeros(space.shape, dtype=space.dtype)
-    if isinstance(space, spaces.Tuple):
+
+    @create_zero_array.register(spaces.Tuple)
+    def _tuple(space: spaces.Tuple) -> tuple[Any, ...]:
         return tuple(create_zero_array(sub) for sub in space.spaces)
-    if isinstance(space, spaces.Dict):
+
+    @create_zero_array.register(spaces.Dict)
+    def _dict(space: spaces.Dict) -> dict[str, Any]:
         return {key: create_zero_array(sub) for key, sub in space.spaces.items()}
-    if isinstance(space, spaces.Text):
+
+    @create_zero_array.register(spaces.Text)
+    def _text(space: spaces.Text) -> str:
         return "".join(space.characters[0] for _ in range(space.min_length))
-    raise ValueError(
-        f"cannot build a zero observation for {space!r}: only Box, Discrete, MultiDiscrete, "
-        "MultiBinary, Tuple, Dict and Text spaces have one; pass an explicit padding value"
-    )
+
+    @create_zero_array.register(spaces.Sequence)
+    def _sequence(space: spaces.Sequence) -> Any:
+        # stacked: an empty batch would not be the closest-to-zero element, one element is
+        return create_zero_array(space.stacked_feature_space) if space.stack else ()
+
+    @create_zero_array.register(spaces.Graph)
+    def _graph(space: spaces.Graph) -> spaces.GraphInstance:
+        nodes = create_zero_array(batch_space(space.node_space, 1))
+        if space.edge_space is None:
+            return spaces.GraphInstance(nodes=nodes, edges=None, edge_links=None)
+        edges = create_zero_array(batch_space(space.edge_space, 1))
+        return spaces.GraphInstance(nodes, edges, np.zeros((1, 2), dtype=np.int64))
+
+    @create_zero_array.register(spaces.OneOf)
+    def _one_of(space: spaces.OneOf) -> tuple[int, Any]:
+        return 0, create_zero_array(space.spaces[0])
+
+    return True
 
 
 def check_positive_int(owner: str, name: str, value: object, minimum: int = 1) -> int:
-    """`value` as an int, or a ValueError naming the wrapper, the argument and the bound."""
+    """`value` as an int: a `TypeError` naming the wrapper and the argument for anything but a
+    Python or numpy integer, a `ValueError` naming the bound for one below `minimum`."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{owner}: {name} must be an int, got {value!r}")
+        raise TypeError(f"{owner}: {name} must be an int, got {value!r} ({type(value).__name__})")
     if value < minimum:
         raise ValueError(f"{owner}: {name} must be at least {minimum}, got {value}")
     return int(value)
@@ -126,13 +196,17 @@ def bins_array(owner: str, bins: int | tuple[int, ...], n_dims: int) -> NDArray[
     """Per-dimension bin counts from an int (same for all) or a tuple of `n_dims` ints."""
     if isinstance(bins, int | np.integer) and not isinstance(bins, bool):
         return np.full(n_dims, check_positive_int(owner, "bins", bins), dtype=np.int64)
-    values = list(bins) if isinstance(bins, tuple | list) else None
-    if values is None or len(values) != n_dims:
-        raise ValueError(
+    if not isinstance(bins, tuple | list):
+        raise TypeError(
             f"{owner}: bins must be an int or a tuple of {n_dims} ints (one per dimension), "
             f"got {bins!r}"
         )
-    return np.array([check_positive_int(owner, "each bin count", b) for b in values], np.int64)
+    if len(bins) != n_dims:
+        raise ValueError(
+            f"{owner}: bins has {len(bins)} entries; give one per dimension ({n_dims}) or one "
+            f"int for all, got {bins!r}"
+        )
+    return np.array([check_positive_int(owner, "each bin count", b) for b in bins], np.int64)
 
 
 def unflatten_index(index: int, bins: NDArray[np.int64]) -> list[int]:
@@ -146,11 +220,11 @@ def unflatten_index(index: int, bins: NDArray[np.int64]) -> list[int]:
 
 
 def require_box(owner: str, what: str, space: Space[Any]) -> Box:
-    """`space` if it is a `Box`, else a ValueError saying the wrapper needs one."""
+    """`space` if it is a `Box`, else a `TypeError` saying the wrapper needs one."""
     from protogym.spaces import Box
 
     if not isinstance(space, Box):
-        raise ValueError(
+        raise TypeError(
             f"{owner} needs a Box {what} space, got {space!r}; it only works on continuous "
             "array spaces"
         )
@@ -160,7 +234,7 @@ def require_box(owner: str, what: str, space: Space[Any]) -> Box:
 def _bound_array(name: str, value: ArrayLike, shape: tuple[int, ...]) -> NDArray[Any]:
     arr = np.asarray(value)
     if arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must be a number or a numeric array, got {value!r}")
+        raise TypeError(f"{name} must be a number or a numeric array, got {value!r}")
     if arr.ndim == 0:
         return np.full(shape, arr)
     if arr.shape != shape:
