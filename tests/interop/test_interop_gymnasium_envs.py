@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 import warnings
@@ -27,7 +28,7 @@ from protogym.interop.gymnasium import (
 from protogym.wrappers import TimeLimit
 from tests.interop.interop_ids import first_party_ids, quiet_make
 
-IDS = first_party_ids()
+IDS = first_party_ids(all_up_to=24)  # every MuJoCo id that can be made, too
 
 
 def _warnings_of(check: Callable[[Any], None], env: Any) -> set[str]:
@@ -63,6 +64,11 @@ def _gymnasium_reference(env_id: str) -> Any | None:
 def test_peer_checkers_find_nothing_they_do_not_find_in_gymnasium(
     env_id: str, check: Callable[[Any], None]
 ) -> None:
+    if check is gymnasium_check_env and protogym.registry[env_id].plugin == "protogym-mujoco":
+        # Gymnasium's MuJoCo envs draw render_mode="human" through GLFW, which aborts the
+        # process without a display: its render check is left out on both sides (ours draws
+        # in plugins/mujoco's own rendering and conformance tests).
+        check = functools.partial(gymnasium_check_env, skip_render_check=True)
     ours = _warnings_of(check, to_gymnasium(quiet_make(env_id)))
     reference = _gymnasium_reference(env_id)
     theirs = _reference_warnings(check, reference) if reference is not None else set()
@@ -102,7 +108,11 @@ _SHARED = [
     "BipedalWalker-v3",
     "BipedalWalkerHardcore-v3",
     "CarRacing-v3",
-]
+    *(f"{name}-v{version}" for version in (5, 4) for name in (
+        "Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedDoublePendulum",
+        "InvertedPendulum", "Reacher", "Swimmer", "Walker2d")),
+    "Pusher-v5",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("env_id", _SHARED)
