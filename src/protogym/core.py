@@ -277,6 +277,12 @@ class Wrapper(
         # Spaces, metadata and spec assigned on the wrapper live beside it; until then they
         # are the inner env's.
         object.__setattr__(self, "env", env)
+        # The overrides as instance attributes (None: not overridden), unless a subclass set
+        # one before calling this: CPython 3.11 reads an instance attribute quicker than the
+        # class default, and every forwarded space read starts with one.
+        for name in _OVERRIDES:
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, None)
 
     @property
     def action_space(self) -> Space[_WActT]:
@@ -479,6 +485,7 @@ class Wrapper(
 
 
 _MISSING = object()
+_OVERRIDES = ("_action_space", "_observation_space", "_metadata")
 
 
 def _structural_generator(env: Any) -> tuple[np.random.Generator, int | None]:
@@ -500,6 +507,11 @@ def _recording_arguments(init: Callable[..., None]) -> Callable[..., None]:
         init(self, *args, **kwargs)
 
     return recording_init
+
+
+# Subclasses get theirs in `__init_subclass__`; a subclass without an `__init__` of its own
+# is built by this one.
+Wrapper.__init__ = _recording_arguments(Wrapper.__init__)  # type: ignore[method-assign]
 
 
 _INIT_SIGNATURES: dict[type[Any], inspect.Signature] = {}

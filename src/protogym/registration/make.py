@@ -228,21 +228,39 @@ def _apply(
 
 
 def _bare_spec(spec: EnvSpec, env_kwargs: dict[str, Any]) -> EnvSpec:
-    """The spec of the env an entry point built, before `make` wraps it."""
-    return spec.evolve(
+    """The spec of the env an entry point built, before `make` wraps it.
+
+    Made once per spec for the spec's own kwargs (the common case: `make` in a loop), and
+    shared, as specs are frozen.
+    """
+    shared = env_kwargs == spec.kwargs
+    if shared:
+        cached = _BARE_SPECS.get(id(spec))
+        if cached is not None and cached[0] is spec:
+            return cached[1]
+    bare = spec.evolve(
         max_episode_steps=None,
         order_enforce=False,
         disable_env_checker=True,
         kwargs=env_kwargs,
         additional_wrappers=(),
     )
+    if shared:
+        if len(_BARE_SPECS) >= 256:
+            _BARE_SPECS.clear()
+        _BARE_SPECS[id(spec)] = (spec, bare)
+    return bare
+
+
+# id(spec) -> (spec, its bare spec); the spec is kept so that its id is not reused.
+_BARE_SPECS: dict[int, tuple[EnvSpec, EnvSpec]] = {}
 
 
 def _prior_wrappers(env: Any, spec: EnvSpec) -> tuple[WrapperSpec, ...]:
     """The wrappers the entry point itself put around the env (it may return a wrapped
     env); they must be the first ones of the spec's `additional_wrappers`, if it has that
     many, so that `make(env.spec)` does not apply them twice."""
-    if not isinstance(env, Wrapper):
+    if not hasattr(env, "env") or not isinstance(env, Wrapper):  # the first test is quicker
         return ()
     built = getattr(env.spec, "additional_wrappers", ())
     expected = spec.additional_wrappers[: len(built)]
@@ -292,7 +310,7 @@ def _render_plan(
     metadata = getattr(creator, "metadata", None)
     if metadata is None or isinstance(metadata, property):
         return None, render_mode
-    if not isinstance(metadata, Mapping):
+    if type(metadata) is not dict and not isinstance(metadata, Mapping):  # dict: quicker
         raise InvalidMetadata(
             f"the metadata of {env_id!r}'s entry point is a {type(metadata).__name__}; it "
             "must be a dict such as {'render_modes': ['rgb_array'], 'render_fps': 30}"
