@@ -332,6 +332,9 @@ sample = space.sample()
 reveal_type(sample["position"])
 sample["positon"]
 reveal_type(protogym.make_vec("FrozenLake-v1", 2, vectorization_mode="ray").reset()[0])
+walker = protogym.make("Walker2d-v5")
+reveal_type(walker.reset()[0])
+reveal_type(walker.action_space)
 """
 
 
@@ -378,4 +381,6 @@ def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
             'Type of "protogym.make_vec("FrozenLake-v1", 2, vectorization_mode="ray").reset()[0]" '
             f'is "{int64_array}"',
         ),
+        (36, 'Type of "walker.reset()[0]" is "ndarray[tuple[Any, ...], dtype[float64]]"'),
+        (37, f'Type of "walker.action_space" is "Space[{array}]"'),
     ]
