@@ -13,7 +13,9 @@ from protogym.spaces import Discrete
 from protogym.utils.play import (
     KeyCombination,
     MissingKeysToAction,
+    PlayableGame,
     PlayPlot,
+    display_arr,
     normalise_keys_to_action,
     play,
 )
@@ -424,3 +426,71 @@ def test_utils_play_resized_window_scales_the_picture() -> None:
     play(Corridor(), callback=both, fps=1000, noop=LEFT)
     # Cell 0 is white and 8 pixels wide: x=12 is black at 1x and white at 2x.
     assert seen == [(0, 0, 0), (0, 0, 0), (255, 255, 255)]
+
+
+# PlayableGame and display_arr -----------------------------------------------------------------
+
+
+@pytest.fixture
+def display() -> Any:
+    pygame.display.init()
+    yield
+    pygame.display.quit()
+
+
+def test_utils_playable_game_follows_the_relevant_keys(display: Any) -> None:
+    game = PlayableGame(Corridor(), {"a": LEFT, ("w", "d"): RIGHT})
+    assert game.relevant_keys == {ord("a"), ord("d"), ord("w")}
+    assert game.running and game.pressed_keys == set()
+    game.process_event(key(pygame.KEYDOWN, ord("w")))
+    game.process_event(key(pygame.KEYDOWN, ord("w")))  # auto-repeat: still held once
+    game.process_event(key(pygame.KEYDOWN, ord("z")))  # not in the mapping: ignored
+    assert game.pressed_keys == {ord("w")}
+    game.process_event(key(pygame.KEYUP, ord("d")))  # released without a press: no error
+    game.process_event(key(pygame.KEYUP, ord("w")))
+    assert game.pressed_keys == set()
+    game.process_event(key(pygame.KEYDOWN, pygame.K_ESCAPE))
+    assert not game.running
+
+
+def test_utils_playable_game_sizes_and_resizes_the_picture(display: Any) -> None:
+    env = Corridor()  # frames of 8 rows by 40 columns
+    game = PlayableGame(env, zoom=1.5)
+    assert game.original_video_size == game.video_size == (60, 12)
+    assert game.screen.get_size() == (60, 12)
+    game.process_event(pygame.event.Event(pygame.WINDOWRESIZED, x=120, y=100))
+    assert game.video_size == (120, 24), "the aspect ratio is kept"
+    for _ in range(5):  # no drift: always scaled from the original size
+        game.process_event(pygame.event.Event(pygame.WINDOWRESIZED, x=90, y=100))
+        game.process_event(pygame.event.Event(pygame.WINDOWRESIZED, x=120, y=100))
+    assert game.video_size == (120, 24)
+    game.process_event(pygame.event.Event(pygame.QUIT))
+    assert not game.running
+
+
+def test_utils_playable_game_leaves_room_for_plots(display: Any) -> None:
+    game = PlayableGame(Corridor(), zoom=1.0, reserved_width=30)
+    assert game.screen.get_size() == (70, 8)
+    game.process_event(pygame.event.Event(pygame.WINDOWRESIZED, x=110, y=100))
+    assert game.video_size == (80, 16)
+
+
+def test_utils_playable_game_rejects_what_play_rejects(display: Any) -> None:
+    with pytest.raises(ValueError, match="render_mode='rgb_array'"):
+        PlayableGame(Corridor(render_mode=None))
+    with pytest.raises(ValueError, match="zoom must be a positive number, got 0"):
+        PlayableGame(Corridor(), zoom=0)
+    with pytest.raises(MissingKeysToAction):
+        PlayableGame(NoKeys())
+
+
+def test_utils_display_arr_scales_and_centres(display: Any) -> None:
+    screen = pygame.display.set_mode((20, 10))
+    frame = np.zeros((2, 4, 3), np.uint8)
+    frame[:, :2] = 255  # left half white
+    display_arr(screen, frame, (8, 4), transpose=True)
+    assert tuple(screen.get_at((6, 3)))[:3] == (255, 255, 255)  # centred: x 6..13, y 3..6
+    assert tuple(screen.get_at((11, 3)))[:3] == (0, 0, 0)
+    assert tuple(screen.get_at((2, 2)))[:3] == (0, 0, 0)  # the black border
+    with pytest.raises(TypeError, match="display_arr shows uint8 image arrays, got dtype float"):
+        display_arr(screen, frame.astype(np.float64), (8, 4), transpose=True)

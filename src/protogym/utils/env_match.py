@@ -93,7 +93,7 @@ def check_environments_match(
         action = env_a.action_space.sample()
         obs_a, reward_a, terminated_a, truncated_a, info_a = env_a.step(action)
         obs_b, reward_b, terminated_b, truncated_b, info_b = env_b.step(action)
-        where = f"step {step} (action {action!r})"
+        where = f"step {step} (action {action})"
         if not (skip_obs or data_equal(obs_a, obs_b)):
             raise AssertionError(f"the observations of {where} differ: {obs_a} vs {obs_b}")
         if not (skip_rew or data_equal(reward_a, reward_b)):
