@@ -96,7 +96,9 @@ def test_unknown_id_suggests_close_matches() -> None:
     with pytest.raises(UnregisteredEnv) as caught:
         protogym.make("reg/Wakl-v0")  # type: ignore[protogym-env-id]
     assert type(caught.value) is protogym.error.NameNotFound
-    assert "no env is named 'Wakl' in namespace 'reg'. Did you mean 'Walk'?" in str(caught.value)
+    assert "no env is named 'Wakl' in namespace 'reg'. Did you mean 'reg/Walk-v1'?" in str(
+        caught.value
+    )
 
 
 def test_missing_version_lists_the_registered_ones() -> None:

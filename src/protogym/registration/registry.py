@@ -508,7 +508,8 @@ class Registry(MutableMapping[str, EnvSpec]):
         )
         if not versions:
             names = {nm for ns, nm, _ in parsed if ns == namespace}
-            close = _close_matches(name, names) or _close_matches(env_id, self._specs)
+            close = [self._newest_id(namespace, nm) for nm in _close_matches(name, names)]
+            close = close or _close_matches(env_id, self._specs)
             hint = f" Did you mean {_or_list(close)}?" if close else ""
             where = f" in namespace {namespace!r}" if namespace else ""
             return NameNotFound(
@@ -534,6 +535,10 @@ class Registry(MutableMapping[str, EnvSpec]):
         return VersionNotFound(
             f"{env_id!r} is not registered; registered versions of {name!r}: {listed}"
         )
+
+    def _newest_id(self, namespace: str | None, name: str) -> str:
+        """The id to suggest for a name: its newest version, or the unversioned id."""
+        return get_env_id(namespace, name, self._newest_versions().get((namespace, name)))
 
     def _describe_namespaces(self) -> str:
         owners: dict[str, set[str]] = {}
