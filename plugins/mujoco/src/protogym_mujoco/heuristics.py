@@ -7,7 +7,7 @@ heuristic`, and the docs gallery): one observation in, one action out, no state.
   pendulum, diag(1, 50, 50, 0.1, 1, 1) and 0.5 for the double one. Both hold the poles up for
   the whole 1000 steps (returns 1000 and about 9360; the thresholds are 950 and 9100).
 - Reacher: a PD controller in the plane, mapped to the two joints through the arm's Jacobian
-  transposed; about -6 per episode (uniform random actions: about -43).
+  transposed; about -6 per episode (uniform random actions: about -45).
 - Swimmer: a reflex loop that turns each rotor by the sign of a linear mix of both joints'
   angles and velocities, which settles into a travelling wave; about 340 per 1000 steps
   (random: about 0). The mix was found by a short random search.
