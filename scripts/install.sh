@@ -18,4 +18,23 @@ for plugin in plugins/*/; do plugin_args+=(-e "${plugin%/}[all]"); done
 # torch's CPU wheel first: the torch extra's range then accepts it instead of pulling a
 # multi-gigabyte CUDA build.
 .venv/bin/python -m pip install --quiet --disable-pip-version-check torch==2.13.0
+# The "all" extra and plugins/mujoco both pin mujoco==4.0.0 (its goldens are bit-exact
+# within one MuJoCo build).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]" "${plugin_args[@]}"
+# MuJoCo's frames without a display (MUJOCO_GL=egl) need Mesa's EGL and its software OpenGL
+# driver; on Debian, install whichever of those packages is missing.
+if command -v dpkg-query >/dev/null 2>&1; then
+    egl_missing=()
+    for package in libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" \
+            || egl_missing+=("$package")
+    done
+    if [ ${#egl_missing[@]} -gt 0 ]; then
+        echo "== installing Debian's ${egl_missing[*]} for headless MuJoCo frames"
+        sudo_cmd=()
+        [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+        "${sudo_cmd[@]}" apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq \
+            "${egl_missing[@]}" >/dev/null
+    fi
+fi
