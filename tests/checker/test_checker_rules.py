@@ -135,7 +135,10 @@ def test_checker_correct_bare_env_has_no_findings(flavour: str, render_mode: str
     "render_mode", [None, "rgb_array", "ansi", "rgb_array_list", "ansi_list", "human"]
 )
 def test_checker_correct_made_env_has_no_findings(flavour: str, render_mode: str | None) -> None:
-    env = protogym.make(register_corridors()[flavour], render_mode=render_mode)
+    with warnings.catch_warnings():
+        # make says, as Gymnasium does, that "human" is shown through HumanRendering
+        warnings.filterwarnings("ignore", message=".*through the HumanRendering wrapper")
+        env = protogym.make(register_corridors()[flavour], render_mode=render_mode)
     report = check_env(env, skip_render_check=False)
     assert report.results == []
     assert report.silenced == []

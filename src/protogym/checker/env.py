@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Collection, Mapping
 from itertools import combinations
 from typing import Any, TypeVar, cast
@@ -411,7 +412,7 @@ def _check_rendering(env: Any, f: Findings) -> None:
 
 def _check_other_mode(build: Callable[..., Any], mode: str, f: Findings) -> None:
     other = _call(f, f"building the env with render_mode={mode!r}",
-                  lambda: build(render_mode=mode))
+                  lambda: _quietly(build, render_mode=mode))
     try:
         _call(f, f"reset() with render_mode={mode!r}", lambda: other.reset(seed=_SEED))
         if other.render_mode != mode:
@@ -446,6 +447,14 @@ def env_factory(env: Any) -> Callable[..., Any] | None:
     return cast("Callable[..., Any]", build)
 
 
+def _quietly(build: Callable[..., _T], **kwargs: Any) -> _T:
+    """`build(**kwargs)` without its warnings: making the env again repeats what making the
+    checked env already said."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return build(**kwargs)
+
+
 def _names_class(entry_point: object, cls: type) -> bool:
     """Whether `entry_point` is `cls` itself or its ``"module:QualName"`` path."""
     if entry_point is cls:
@@ -458,7 +467,7 @@ def _check_close_twice(env: Any, f: Findings) -> None:
     build = env_factory(env)
     if build is None:
         return
-    other = _call(f, "building a second env to close", build)
+    other = _call(f, "building a second env to close", lambda: _quietly(build))
     other.close()
     try:
         other.close()

@@ -1,7 +1,7 @@
 """`PassiveEnvChecker`: the conformance rules applied to the first calls of a made env.
 
 `make` puts it directly around the env. It checks the spaces when built, then the first
-`reset`, the first two `step`s and the first `render` with the same rules as `check_env`, at
+`reset`, the first `step` and the first `render` with the same rules as `check_env`, at
 their passive severities (see `protogym.checker.rules`): like Gymnasium's passive checker it
 raises `ContractError` only where the env cannot go on (a missing space, a step that is no
 tuple, an info that is no dict) and warns about the rest. Then it gets out of the way: once
@@ -25,7 +25,7 @@ __all__ = ["PassiveEnvChecker"]
 
 
 class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
-    """Checks the spaces now and the first reset, steps and render; free afterwards.
+    """Checks the spaces now and the first reset, step and render; free afterwards.
 
     `checked_reset`, `checked_step` and `checked_render` say which calls were checked
     already, and `close_called` whether the env was closed once.
@@ -44,7 +44,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
         self.checked_step = False
         self.checked_render = False
         self.close_called = False
-        # The (obs, info) of the last checked call, to find data shared with the next one.
+        # The first reset's (obs, info), to find data the first step shares with it.
         self._previous: tuple[str, Any, Any] | None = None
 
     def reset(
@@ -71,40 +71,24 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
         return result
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self._previous is None and self.checked_step:
-            return self.env.step(action)  # only through a bound method cached before rebinding
-        findings = Findings(self._target, passive=True)
-        if self.checked_step:  # the second step: only compared with the first
-            object.__setattr__(self, "step", self.env.step)
-            result = self.env.step(action)
-            if self._previous is not None and isinstance(result, tuple) and len(result) == 5:
-                self._check_reuse(findings, "step()", result[0], result[4])
-            self._previous = None
-            _emit(findings)
-            return result
+        if self.checked_step:  # reached only through a bound method cached before rebinding
+            return self.env.step(action)
         self.checked_step = True
+        object.__setattr__(self, "step", self.env.step)
+        findings = Findings(self._target, passive=True)
         passive.check_action(action, self.env.action_space, findings)
         result = self.env.step(action)
         checked = passive.check_step_result(result, self.env.observation_space, findings)
-        if checked is None:  # nothing a second step could be compared with
-            object.__setattr__(self, "step", self.env.step)
-            self._previous = None
-        else:
-            if self._previous is not None:
-                self._check_reuse(findings, "step()", checked[0], checked[4])
-            self._previous = ("step()", checked[0], checked[4])
+        previous, self._previous = self._previous, None
+        if checked is not None and previous is not None:
+            source, previous_obs, previous_info = previous
+            for what, first, second in (("observations", previous_obs, checked[0]),
+                                        ("infos", previous_info, checked[4])):
+                if passive.shares_data(first, second):
+                    findings.add("PG133", f"The {what} returned by {source} and the following "
+                                          "step() share an object.")
         _emit(findings)
         return result
-
-    def _check_reuse(self, findings: Findings, source: str, obs: Any, info: Any) -> None:
-        """PG133 for data the last checked call and this one share."""
-        assert self._previous is not None
-        previous, previous_obs, previous_info = self._previous
-        for what, first, second in (("observations", previous_obs, obs),
-                                    ("infos", previous_info, info)):
-            if passive.shares_data(first, second):
-                findings.add("PG133", f"The {what} returned by {previous} and the following "
-                                      f"{source} share an object.")
 
     def render(self) -> Any:
         if self.checked_render:
