@@ -2,10 +2,10 @@
 
 A class with these members is a space, to mypy and to `isinstance`, without inheriting from
 anything. A class that does subclass `Space` explicitly (as Gymnasium code subclasses
-``gymnasium.Space``) also gets working defaults at run time: ``__init__(shape, dtype, seed)``,
-a generator seeded from OS entropy on first use, `seed`, `shape`, `dtype`, `in` and identity
-JSON conversion; `sample`, `contains` and `is_np_flattenable` raise `NotImplementedError`
-until the subclass defines them.
+``gymnasium.Space``) also gets working defaults: ``__init__(shape, dtype, seed)``, a
+generator seeded from OS entropy on first use, `seed`, `shape`, `dtype` (settable at run
+time), `in`, and identity JSON conversion. It must define `sample` and `contains` (the
+defaults raise `NotImplementedError`), and `is_np_flattenable` if it can be flattened.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from protogym._structural import StructuralProtocolMeta
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import DTypeLike
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -25,27 +26,7 @@ T_co = TypeVar("T_co", covariant=True)
 class Space(Protocol[T_co], metaclass=StructuralProtocolMeta):
     """A set of values with a seedable sampler; covariant in its element type."""
 
-    if TYPE_CHECKING:
-
-        @property
-        def shape(self) -> tuple[int, ...] | None: ...
-
-        @property
-        def dtype(self) -> np.dtype[Any] | None: ...
-
-        @property
-        def np_random(self) -> np.random.Generator: ...
-
-        @property
-        def is_np_flattenable(self) -> bool: ...
-
-        def sample(self, mask: Any | None = None) -> T_co: ...
-
-        def contains(self, x: Any) -> bool: ...
-
-        def seed(self, seed: Any | None = None) -> Any: ...
-
-    else:
+    if not TYPE_CHECKING:
         _required_members_ = (
             "shape",
             "dtype",
@@ -59,42 +40,78 @@ class Space(Protocol[T_co], metaclass=StructuralProtocolMeta):
             "from_jsonable",
         )
 
-        # Defaults for explicit subclasses, outside mypy's view, so the protocol's members
-        # stay exactly what a structural space must provide.
+    # The defaults keep their state in `__dict__` under private names, which a structural
+    # space never needs to have.
 
-        def __init__(self, shape=None, dtype=None, seed=None):
-            import numpy as np
+    def __init__(
+        self,
+        shape: Sequence[int] | None = None,
+        dtype: DTypeLike | None = None,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        import numpy as np
 
-            self._shape = None if shape is None else tuple(int(dim) for dim in shape)
-            self._dtype = None if dtype is None else np.dtype(dtype)
-            self._np_random = None
-            if isinstance(seed, np.random.Generator):
-                self._np_random = seed
-            elif seed is not None:
-                self.seed(seed)
+        state = self.__dict__
+        state["_shape"] = None if shape is None else tuple(int(dim) for dim in shape)
+        state["_dtype"] = None if dtype is None else np.dtype(dtype)
+        state["_np_random"] = None
+        if isinstance(seed, np.random.Generator):
+            state["_np_random"] = seed
+        elif seed is not None:
+            self.seed(seed)
 
-        @property
-        def shape(self):
-            return self.__dict__.get("_shape")
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        shape: tuple[int, ...] | None = self.__dict__.get("_shape")
+        return shape
 
-        @property
-        def dtype(self):
-            return self.__dict__.get("_dtype")
+    @property
+    def dtype(self) -> np.dtype[Any] | None:
+        dtype: np.dtype[Any] | None = self.__dict__.get("_dtype")
+        return dtype
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The space's generator, seeded from OS entropy the first time if never seeded."""
+        state = self.__dict__
+        if state.get("_np_random") is None:
+            self.seed()
+            # A composite's `seed()` may seed only its children: give it its own too.
+            if state.get("_np_random") is None:
+                Space.seed(self)
+        generator: np.random.Generator = state["_np_random"]
+        return generator
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        message = (
+            f"{type(self).__name__} does not say whether it flattens to one array; define "
+            "the is_np_flattenable property"
+        )
+        raise NotImplementedError(message)
+
+    if TYPE_CHECKING:
+
+        def sample(self, mask: Any | None = None) -> T_co: ...
+
+        def contains(self, x: Any) -> bool: ...
+
+    else:
+
+        def sample(self, mask=None, probability=None):
+            raise NotImplementedError(f"{type(self).__name__} does not define sample()")
+
+        def contains(self, x):
+            raise NotImplementedError(f"{type(self).__name__} does not define contains()")
+
+        # Setters for explicit subclasses (Gymnasium code assigns `self.dtype` and the
+        # generator); the protocol itself only asks for readable members.
 
         @dtype.setter
         def dtype(self, value):
             import numpy as np
 
-            self._dtype = None if value is None else np.dtype(value)
-
-        @property
-        def np_random(self):
-            if self.__dict__.get("_np_random") is None:
-                self.seed()
-                # A composite's `seed()` may seed only its children: give it its own too.
-                if self.__dict__.get("_np_random") is None:
-                    Space.seed(self)
-            return self._np_random
+            self.__dict__["_dtype"] = None if value is None else np.dtype(value)
 
         @np_random.setter
         def np_random(self, generator):
@@ -105,30 +122,19 @@ class Space(Protocol[T_co], metaclass=StructuralProtocolMeta):
                     f"{type(self).__name__}.np_random must be a numpy.random.Generator, "
                     f"got {generator!r}"
                 )
-            self._np_random = generator
-
-        @property
-        def is_np_flattenable(self):
-            raise NotImplementedError(
-                f"{type(self).__name__} does not say whether it flattens to one array; "
-                "define the is_np_flattenable property"
-            )
-
-        def sample(self, mask=None, probability=None):
-            raise NotImplementedError(f"{type(self).__name__} does not define sample()")
-
-        def contains(self, x):
-            raise NotImplementedError(f"{type(self).__name__} does not define contains()")
-
-        def seed(self, seed=None):
-            from protogym.spaces.base import check_seed
-            from protogym.utils.seeding import np_random
-
-            self._np_random, used = np_random(check_seed(type(self).__name__, seed))
-            return used
+            self.__dict__["_np_random"] = generator
 
     def __contains__(self, x: object) -> bool:
         return self.contains(x)
+
+    def seed(self, seed: Any | None = None) -> Any:
+        """Reseed the generator; returns the seed used (fresh OS entropy when None)."""
+        from protogym.spaces.base import check_seed
+        from protogym.utils.seeding import np_random
+
+        generator, used = np_random(check_seed(type(self).__name__, seed))
+        self.__dict__["_np_random"] = generator
+        return used
 
     def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any] | dict[str, Any]:
         return list(sample_n)
