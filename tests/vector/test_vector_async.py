@@ -13,8 +13,15 @@ import numpy as np
 import pytest
 
 import protogym
-from protogym.error import ClosedEnvironmentError
-from protogym.vector import AsyncVectorEnv, SubEnvError, SyncVectorEnv, WorkerDiedError
+from protogym.error import AlreadyPendingCallError, ClosedEnvironmentError, NoAsyncCallError
+from protogym.vector import (
+    AsyncTimeoutError,
+    AsyncVectorEnv,
+    AutoresetMode,
+    SubEnvError,
+    SyncVectorEnv,
+    WorkerDiedError,
+)
 from tests.vector.vector_helpers import Countdown, DictEnv, countdowns
 
 
@@ -56,6 +63,8 @@ def test_sub_env_exception_names_the_index_and_carries_the_remote_traceback() ->
     assert "Traceback (most recent call last)" in error.remote_traceback
     assert "vector_helpers.py" in error.remote_traceback
     assert isinstance(error.__cause__, ValueError)
+    # it is also a ValueError, as the sub-env raised, so `except ValueError` catches it
+    assert isinstance(error, ValueError)
     # the env stays usable: the pipes are in step, so a reset works
     obs, _ = env.reset(seed=0)
     assert obs[:, 0].tolist() == [0, 0, 0, 0]
@@ -117,7 +126,8 @@ def test_close_with_a_step_in_flight_still_ends_the_workers() -> None:
     env.reset(seed=0)
     pids = set(env.get_attr("pid"))
     env.step_async(ones(2))
-    env.close()
+    with pytest.warns(UserWarning, match="was pending"):
+        env.close()
     assert not pids & {p.pid for p in multiprocessing.active_children()}
 
 
@@ -125,14 +135,68 @@ def test_step_async_and_step_wait_pair_up() -> None:
     with AsyncVectorEnv(countdowns(2), num_workers=2) as env:
         env.reset(seed=0)
         env.step_async(ones(2))
-        with pytest.raises(RuntimeError, match=r"step_async\(\) is pending"):
+        with pytest.raises(AlreadyPendingCallError, match=r"step_async\(\) is pending") as e:
             env.step_async(ones(2))
-        with pytest.raises(RuntimeError, match=r"pending; call step_wait\(\) first"):
+        assert e.value.name == "step"
+        with pytest.raises(AlreadyPendingCallError, match=r"pending; call step_wait\(\)"):
             env.get_attr("ident")
+        with pytest.raises(AlreadyPendingCallError):
+            env.reset_async()
+        with pytest.raises(AlreadyPendingCallError):
+            env.call_async("ident")
         obs, *_ = env.step_wait()
         assert obs[:, 0].tolist() == [1, 1]
-        with pytest.raises(RuntimeError, match=r"without a step_async\(\)"):
+        with pytest.raises(NoAsyncCallError, match=r"no step_async\(\) pending") as no:
             env.step_wait()
+        assert no.value.name == "step"
+
+
+def test_reset_async_and_call_async_pair_up_with_their_waits() -> None:
+    with AsyncVectorEnv(countdowns(3), num_workers=2) as env:
+        env.reset_async(seed=4)
+        with pytest.raises(AlreadyPendingCallError, match=r"reset_async\(\) is pending") as e:
+            env.step_async(ones(3))
+        assert e.value.name == "reset"
+        with pytest.raises(NoAsyncCallError):
+            env.step_wait()  # the wrong wait leaves the reset pending
+        obs, infos = env.reset_wait()
+        assert obs[:, 1].tolist() == [0, 1, 2]
+        assert infos["reset_seed"].tolist() == [4, 5, 6]
+        with pytest.raises(NoAsyncCallError, match=r"no reset_async\(\) pending"):
+            env.reset_wait()
+        env.call_async("ident")
+        with pytest.raises(AlreadyPendingCallError, match="call_async"):
+            env.set_attr("ident", 1)
+        assert env.call_wait() == (0, 1, 2)
+        with pytest.raises(NoAsyncCallError, match=r"no call_async\(\) pending"):
+            env.call_wait()
+        with pytest.raises(ValueError, match=r"call\('step'\) would bypass"):
+            env.call("step", 1)
+
+
+def test_close_with_a_call_pending_warns_and_waits_for_it() -> None:
+    env = AsyncVectorEnv(countdowns(2), num_workers=2)
+    env.reset_async(seed=0)
+    with pytest.warns(UserWarning, match="`reset` was pending.*waits for its replies"):
+        env.close()
+    assert env.closed
+    env = AsyncVectorEnv(countdowns(2), num_workers=2)
+    env.reset(seed=0)
+    env.step_async(ones(2))
+    with pytest.warns(UserWarning, match="`step` was pending.*ends the workers"):
+        env.close(terminate=True)
+
+
+def test_np_random_seed_gives_every_sub_envs_seed() -> None:
+    with AsyncVectorEnv(countdowns(3), num_workers=2) as env:
+        env.reset(seed=7)
+        assert env.np_random_seed == (7, 8, 9)
+        env.reset()
+        assert env.np_random_seed == (7, 8, 9)  # seed=None keeps each sub-env's stream
+        generators = env.np_random
+        assert len(generators) == 3 and all(
+            isinstance(g, np.random.Generator) for g in generators
+        )
 
 
 def test_step_wait_timeout_closes_the_env() -> None:
@@ -146,6 +210,21 @@ def test_step_wait_timeout_closes_the_env() -> None:
     env.step_async(ones(1))
     with pytest.raises(TimeoutError, match=r"took longer than 0\.2 s"):
         env.step_wait(timeout=0.2)
+    assert env.closed
+    env.close(terminate=True)  # harmless after the timeout closed it
+
+
+def test_a_timeout_is_also_multiprocessings_timeout_error() -> None:
+    class SlowReset(Countdown):
+        def reset(self, **kwargs: Any) -> Any:
+            time.sleep(3.0)
+            return super().reset(**kwargs)
+
+    env = AsyncVectorEnv([lambda: SlowReset()], num_workers=1)
+    env.reset_async()
+    with pytest.raises(multiprocessing.TimeoutError):
+        env.reset_wait(timeout=0.2)
+    assert isinstance(AsyncTimeoutError("x"), TimeoutError)
     assert env.closed
 
 
@@ -174,6 +253,30 @@ def test_unknown_context_and_bad_worker_count_are_clear_errors() -> None:
         AsyncVectorEnv(countdowns(1), context="teleport")
     with pytest.raises(ValueError, match="num_workers must be a positive int or None, got 0"):
         AsyncVectorEnv(countdowns(1), num_workers=0)
+    with pytest.raises(ValueError, match="max_concurrency must be a positive int or None"):
+        AsyncVectorEnv(countdowns(1), max_concurrency=0)
+    with pytest.raises(ValueError, match=r"worker=\.\.\.\) is not supported"):
+        AsyncVectorEnv(countdowns(1), worker=print)  # type: ignore[call-overload]
+
+
+def test_max_concurrency_caps_the_workers_and_gymnasiums_arguments_go_by_position() -> None:
+    with AsyncVectorEnv(countdowns(4), max_concurrency=1) as env:
+        assert env.num_workers == 1
+        assert len(set(env.get_attr("pid"))) == 1
+    with AsyncVectorEnv(countdowns(2), False, False, None, True, None, "same",
+                        "next_step") as env:
+        assert (env.shared_memory, env.copy, env.daemon) == (False, False, True)
+        assert env.autoreset_mode is AutoresetMode.NEXT_STEP
+        assert env.observation_mode == "same"
+
+
+def test_workers_start_without_mpi_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OMPI_COMM_WORLD_RANK", "3")
+    monkeypatch.setenv("PMI_RANK", "3")
+    with AsyncVectorEnv(countdowns(1), context="spawn") as env:
+        seen = env.get_attr("mpi_rank")
+    assert seen == (None,)
+    assert os.environ["OMPI_COMM_WORLD_RANK"] == "3"  # the parent keeps its own
 
 
 @pytest.mark.parametrize("spin_seconds", [0, 0.01])
@@ -229,10 +332,11 @@ def test_dict_observations_batch_through_shared_memory_or_pipes(shared_memory: b
             np.testing.assert_array_equal(a["vec"], b["vec"])
             a, *_, ia = sync.step(ones(3))
             b, *_, ib = parallel.step(ones(3))
-        assert ia["_final_observation"].tolist() == ib["_final_observation"].tolist()
-        for key in ("count", "vec"):
-            np.testing.assert_array_equal(ia["final_observation"][key],
-                                          ib["final_observation"][key])
+        assert ia["_final_obs"].tolist() == ib["_final_obs"].tolist()
+        for index in np.flatnonzero(ia["_final_obs"]).tolist():
+            for key in ("count", "vec"):
+                np.testing.assert_array_equal(ia["final_obs"][index][key],
+                                              ib["final_obs"][index][key])
         obs, _ = parallel.reset(options={"reset_mask": np.array([False, True, False])})
         assert obs["count"].tolist() == [b["count"][0], 0, b["count"][2]]
     finally:
@@ -245,10 +349,13 @@ def test_actions_of_the_wrong_shape_or_kind_are_refused() -> None:
         env.reset(seed=0)
         with pytest.raises(ValueError, match=r"actions of shape \(2,\) \(2 sub-envs\)"):
             env.step(np.ones(3, dtype=np.int64))
-        with pytest.raises(ValueError, match=r"actions of shape \(2,\)"):
-            env.step(np.array([0.5, 1.5]))
+        with pytest.raises(TypeError, match="batch of 2 actions"):
+            env.step(np.int64(1))
         obs, *_ = env.step([1, 1])
         assert obs[:, 0].tolist() == [1, 1]
+        # an array of another dtype reaches each sub-env as its row, as in SyncVectorEnv
+        _, rewards, *_ = env.step(np.array([0.5, 1.5]))
+        assert rewards.tolist() == [2.5, 3.5]
 
 
 def test_messages_larger_than_a_pipe_buffer_arrive_whole() -> None:

@@ -58,12 +58,14 @@ def test_same_step_resets_in_the_ending_step_and_reports_final_obs(make: Factory
     assert rewards.tolist() == [3.0, 3.0]
     assert obs[0, 0] == 0 and obs[0, 2] != noise[0]  # sub-env 0 already restarted
     assert obs[1, 0] == 2
-    assert infos["_final_observation"].tolist() == [True, False]
-    # a batch like the observations: the ended row holds the last observation, the other
-    # row the sub-env's current one
-    assert infos["final_observation"][0].tolist() == [2.0, 0.0, noise[0]]
-    assert infos["final_observation"][1].tolist() == obs[1].tolist()
-    assert infos["final_observation"].dtype == obs.dtype
+    assert infos["_final_obs"].tolist() == [True, False]
+    # Gymnasium 1.x's layout: an object array holding each ended sub-env's last observation
+    final_obs = infos["final_obs"]
+    assert final_obs.dtype == object and final_obs.shape == (2,)
+    assert final_obs[0].tolist() == [2.0, 0.0, noise[0]]
+    assert final_obs[0].dtype == obs.dtype
+    assert final_obs[1] is None
+    assert "final_observation" not in infos  # the seeds' key is gone
     assert infos["_final_info"].tolist() == [True, False]
     assert infos["final_info"]["count"][0] == 2
     assert infos["final_info"]["_count"].tolist() == [True, False]
@@ -76,7 +78,8 @@ def test_same_step_resets_in_the_ending_step_and_reports_final_obs(make: Factory
     obs, rewards, terminated, truncated, infos = env.step(ones(2))
     assert terminated.tolist() == [False, True]
     assert obs[:, 0].tolist() == [1, 0]
-    assert infos["final_observation"][1][0] == 3
+    assert infos["final_obs"][1][0] == 3
+    assert infos["final_obs"][0] is None
 
 
 def test_next_step_resets_on_the_following_step(make: Factory) -> None:
@@ -87,7 +90,7 @@ def test_next_step_resets_on_the_following_step(make: Factory) -> None:
     obs, rewards, terminated, truncated, infos = env.step(ones(2))
     assert terminated.tolist() == [True, False]
     assert obs[:, 0].tolist() == [2, 2]  # the final observation stays in the batch
-    assert "final_observation" not in infos
+    assert "final_obs" not in infos
 
     obs, rewards, terminated, truncated, infos = env.step(np.array([2, 2]))
     assert obs[:, 0].tolist() == [0, 3]
@@ -110,7 +113,7 @@ def test_disabled_never_resets_until_asked_with_a_mask(make: Factory) -> None:
     obs, rewards, terminated, _, infos = env.step(ones(2))
     assert obs[:, 0].tolist() == [3, 3]
     assert terminated.tolist() == [True, True]
-    assert "final_observation" not in infos
+    assert "final_obs" not in infos
 
     obs, infos = env.reset(options={"reset_mask": np.array([True, False])})
     assert obs[:, 0].tolist() == [0, 3]
@@ -127,7 +130,8 @@ def test_truncation_is_reported_and_autoreset_like_termination(make: Factory) ->
     assert terminated.tolist() == [False, False]
     assert truncated.tolist() == [True, True]
     assert obs[:, 0].tolist() == [0, 0]
-    assert infos["_final_observation"].tolist() == [True, True]
+    assert infos["_final_obs"].tolist() == [True, True]
+    assert [row[0] for row in infos["final_obs"]] == [2.0, 2.0]
 
 
 def test_seeds_count_up_and_lists_give_one_per_sub_env(make: Factory) -> None:
@@ -138,8 +142,22 @@ def test_seeds_count_up_and_lists_give_one_per_sub_env(make: Factory) -> None:
     assert infos["reset_seed"].tolist() == [5, 6, 7]
     with pytest.raises(ValueError, match=r"got 2 seeds for 3 sub-envs"):
         env.reset(seed=[1, 2])
-    with pytest.raises(ValueError, match=r"reset_mask.*bool array of shape \(3,\)"):
-        env.reset(options={"reset_mask": [1, 0, 1]})
+
+
+def test_reset_masks_are_checked_with_gymnasiums_exception_classes(make: Factory) -> None:
+    env = make(countdowns(3), autoreset_mode="disabled")
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match=r"reset_mask.*numpy bool array of shape \(3,\)"):
+        env.reset(options={"reset_mask": [True, False, True]})
+    with pytest.raises(TypeError, match=r"reset_mask.*got dtype int64"):
+        env.reset(options={"reset_mask": np.array([1, 0, 1])})
+    with pytest.raises(ValueError, match=r"reset_mask.*shape \(3,\).*got shape \(1, 3\)"):
+        env.reset(options={"reset_mask": np.array([[True, True, True]])})
+    with pytest.raises(ValueError, match=r"reset_mask.*no True entry"):
+        env.reset(options={"reset_mask": np.zeros(3, dtype=np.bool_)})
+    options = {"reset_mask": np.array([True, False, True]), "extra": 1}
+    env.reset(options=options)
+    assert set(options) == {"reset_mask", "extra"}  # the caller's dict is left alone
 
 
 def test_copy_false_returns_the_shared_batch(make: Factory) -> None:
@@ -155,7 +173,12 @@ def test_wrong_number_of_actions_is_a_clear_error(make: Factory) -> None:
     with pytest.raises(ValueError, match=r"\(2\b"):
         env.step(np.ones(3, dtype=np.int64))
     with pytest.raises(ValueError, match=r"\(2\b"):
+        env.step([1])
+    # one action for a vector env is a TypeError (Gymnasium's class), not a short batch
+    with pytest.raises(TypeError, match="batch of 2 actions"):
         env.step(np.int64(1))
+    with pytest.raises(TypeError, match="batch of 2 actions"):
+        env.step(1)
 
 
 def test_call_get_attr_set_attr_and_render(make: Factory) -> None:
@@ -184,7 +207,7 @@ def test_sub_envs_with_different_spaces_are_refused(make: Factory) -> None:
         env.action_space = Discrete(5)
         return env
 
-    with pytest.raises(ValueError, match=r"sub-env 1 has action space"):
+    with pytest.raises(RuntimeError, match=r"sub-env 1 has action space"):
         make([lambda: Countdown(ident=0), odd])
 
 
@@ -252,4 +275,4 @@ def test_final_observation_survives_an_env_that_reuses_its_buffer(make: Factory)
     env.reset(seed=0)
     env.step(ones(1))
     _, _, _, _, infos = env.step(ones(1))
-    assert infos["final_observation"][0][0] == 2.0  # not the reset's 0.0
+    assert infos["final_obs"][0][0] == 2.0  # not the reset's 0.0

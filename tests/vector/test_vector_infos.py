@@ -64,34 +64,37 @@ def test_scalars_get_typed_arrays_and_arrays_are_stacked() -> None:
     assert infos["n"].tolist() == [None, 3, "three"]
 
 
-def test_final_entries_are_a_batch_with_the_ended_rows_replaced() -> None:
-    space = Box(-10.0, 10.0, (2,))
-    observations = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], dtype=np.float32)
+def test_final_entries_follow_gymnasiums_layout() -> None:
     infos: dict[str, Any] = {}
-    add_finals(infos, [(1, np.array([5.0, 6.0]), {"count": 4})], observations,
-               batch_space(space, 3), space, 3)
-    assert infos["_final_observation"].tolist() == [False, True, False]
-    assert infos["final_observation"].tolist() == [[0.0, 0.0], [5.0, 6.0], [2.0, 2.0]]
-    assert infos["final_observation"].dtype == np.float32
-    assert observations[1].tolist() == [1.0, 1.0]  # the step's own batch is left alone
+    last = np.array([5.0, 6.0], dtype=np.float32)
+    add_finals(infos, [(1, last, {"count": 4})], 3)
+    assert infos["_final_obs"].tolist() == [False, True, False]
+    assert infos["final_obs"].dtype == object and infos["final_obs"].shape == (3,)
+    assert infos["final_obs"][0] is None and infos["final_obs"][2] is None
+    assert infos["final_obs"][1] is last
     assert infos["_final_info"].tolist() == [False, True, False]
+    assert infos["_final_info"] is not infos["_final_obs"]  # two masks, free to change apart
     assert infos["final_info"]["count"].tolist() == [0, 4, 0]
     assert infos["final_info"]["_count"].tolist() == [False, True, False]
     assert info_of(infos["final_info"], 1) == {"count": 4}
 
 
-def test_final_entries_of_a_dict_space_are_a_dict_batch() -> None:
-    space = Dict({"pos": Box(-1.0, 1.0, (2,)), "n": Discrete(5)})
-    batched = batch_space(space, 2)
-    observations = {"pos": np.zeros((2, 2), dtype=np.float32), "n": np.array([1, 2])}
+def test_final_entries_keep_any_observation_whole() -> None:
     infos: dict[str, Any] = {}
     final = {"pos": np.array([0.5, -0.5], dtype=np.float32), "n": np.int64(4)}
-    add_finals(infos, [(0, final, {})], observations, batched, space, 2)
-    assert infos["final_observation"]["pos"].tolist() == [[0.5, -0.5], [0.0, 0.0]]
-    assert infos["final_observation"]["n"].tolist() == [4, 2]
+    add_finals(infos, [(0, final, {}), (2, (1, "text"), {})], 3)
+    assert infos["final_obs"][0] is final
+    assert infos["final_obs"][2] == (1, "text")
     assert infos["final_info"] == {}
-    assert infos["_final_info"].tolist() == [True, False]
-    assert observation_of(space, infos["final_observation"], 0)["n"] == 4
+    assert infos["_final_info"].tolist() == [True, False, True]
+
+
+def test_observation_of_reads_one_row_of_a_dict_batch() -> None:
+    space = Dict({"pos": Box(-1.0, 1.0, (2,)), "n": Discrete(5)})
+    batch = {"pos": np.array([[0.5, -0.5], [0.0, 0.0]], dtype=np.float32), "n": np.array([4, 2])}
+    assert observation_of(space, batch, 0)["n"] == 4
+    assert observation_of(space, batch, 1)["pos"].tolist() == [0.0, 0.0]
+    assert batch_space(space, 2).contains(batch)
 
 
 def test_a_key_that_is_a_dict_in_one_sub_env_and_not_in_another_keeps_both() -> None:

@@ -396,7 +396,7 @@ def test_a_killed_actor_is_restarted_and_its_sub_envs_reported_truncated(
     assert infos[f"_{RESTARTED_KEY}"].tolist() == [True, True, False, False]
     assert infos[RESTARTED_KEY][:2].tolist() == [True, True]
     assert observations[:, 0].tolist() == [0, 0, 2, 2]  # a new episode for the lost ones
-    assert "_final_observation" not in infos  # their last observation went with the actor
+    assert "_final_obs" not in infos  # their last observation went with the actor
     assert ray_env.actor_pids[0] != old_pid
     observations, rewards, _, truncations, infos = ray_env.step(ones(4))
     if mode is AutoresetMode.NEXT_STEP:  # the step after a truncation is the reset step

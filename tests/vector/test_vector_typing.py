@@ -18,9 +18,9 @@ from tests.vector.vector_helpers import countdowns
 
 
 def needs_same_step(env: VectorEnv[Any, Any, SameStep]) -> bool:
-    """Code that reads `final_observation` can demand a same-step env in its signature."""
+    """Code that reads `final_obs` can demand a same-step env in its signature."""
     _, _, _, _, infos = env.step(np.ones(env.num_envs, dtype=np.int64))
-    return "final_observation" in infos
+    return "final_obs" in infos
 
 
 def test_the_mode_is_inferred_from_the_constructor_argument() -> None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import protogym
+from protogym.error import InvalidBound
 from protogym.spaces import Box
 from protogym.vector import SyncVectorEnv, VectorEnv
 from protogym.vector.wrappers import (
@@ -46,7 +47,7 @@ def test_record_episode_statistics_same_step() -> None:
     assert infos["_episode"].tolist() == [True, False]
     assert infos["episode"]["r"].tolist() == [5.0, 0.0]
     assert infos["episode"]["l"].tolist() == [2, 0]
-    assert infos["episode"]["_r"].tolist() == [True, False]
+    assert set(infos["episode"]) == {"r", "l", "t"}  # Gymnasium's layout: no inner masks
     assert infos["episode"]["t"][0] >= 0.0
     _, _, _, _, infos = env.step(ones(2))  # sub-env 1 ends: 2 + 3 + 4
     assert infos["episode"]["r"].tolist() == [0.0, 9.0]
@@ -55,6 +56,7 @@ def test_record_episode_statistics_same_step() -> None:
     assert infos["episode"]["r"][0] == 5.0
     assert list(env.return_queue) == [5.0, 9.0, 5.0]
     assert list(env.length_queue) == [2, 3, 2]
+    assert env.episode_count == 3
 
 
 def test_record_episode_statistics_next_step_skips_the_reset_step() -> None:
@@ -70,24 +72,52 @@ def test_record_episode_statistics_next_step_skips_the_reset_step() -> None:
     assert infos["episode"]["r"][0] == 5.0
 
 
-def test_record_episode_statistics_rejects_a_bad_buffer() -> None:
+def test_record_episode_statistics_disabled_restarts_on_the_masked_reset() -> None:
+    env = RecordEpisodeStatistics(SyncVectorEnv(countdowns(2), autoreset_mode="disabled"))
+    env.reset(seed=0)
+    env.step(ones(2))
+    _, _, terminated, _, infos = env.step(ones(2))
+    assert infos["episode"]["r"].tolist() == [5.0, 0.0]
+    env.reset(options={"reset_mask": terminated})
+    _, _, _, _, infos = env.step(ones(2))  # sub-env 1 ends (2 + 3 + 4); 0 starts again
+    assert infos["episode"]["r"].tolist() == [0.0, 9.0]
+    env.reset(options={"reset_mask": np.array([False, True])})
+    _, _, _, _, infos = env.step(ones(2))
+    assert infos["episode"]["r"].tolist() == [5.0, 0.0]
+    assert env.episode_count == 3
+
+
+def test_record_episode_statistics_rejects_a_bad_buffer_and_a_taken_key() -> None:
     with pytest.raises(ValueError, match="buffer_length >= 1, got 0"):
         RecordEpisodeStatistics(SyncVectorEnv(countdowns(1)), buffer_length=0)
+    inner = SyncVectorEnv(countdowns(1), autoreset_mode="next_step")
+    env = RecordEpisodeStatistics(inner, stats_key="count")  # every step's info has "count"
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"info\['count'\].*already has it"):
+        for _ in range(3):
+            env.step(ones(1))
 
 
 def test_normalize_observation_uses_running_statistics_and_can_freeze() -> None:
     env = NormalizeObservation(SyncVectorEnv(countdowns(3, length=5)))
+    assert env.single_observation_space == Box(-np.inf, np.inf, (3,), np.float32)
+    assert env.observation_space == Box(-np.inf, np.inf, (3, 3), np.float32)
     raw = SyncVectorEnv(countdowns(3, length=5))
-    expected = RunningMeanStd(shape=(3,))
+    expected = RunningMeanStd(shape=(3,), dtype=np.float32)
+
+    def normalised(batch: Any) -> Any:
+        return ((batch - expected.mean) / np.sqrt(expected.var + 1e-8)).astype(np.float32)
+
     obs, _ = env.reset(seed=1)
     raw_obs, _ = raw.reset(seed=1)
     expected.update(raw_obs)
-    np.testing.assert_allclose(obs, (raw_obs - expected.mean) / np.sqrt(expected.var + 1e-8))
+    assert obs.dtype == np.float32
+    np.testing.assert_array_equal(obs, normalised(raw_obs))
     for _ in range(2):
         obs, *_ = env.step(ones(3))
         raw_obs, *_ = raw.step(ones(3))
         expected.update(raw_obs)
-        np.testing.assert_allclose(obs, (raw_obs - expected.mean) / np.sqrt(expected.var + 1e-8))
+        np.testing.assert_array_equal(obs, normalised(raw_obs))
     env.update_running_mean = False
     frozen_mean = env.obs_rms.mean.copy()
     env.step(ones(3))
@@ -101,10 +131,22 @@ def test_normalize_observation_normalises_final_observations_without_updating() 
     count_before = env.obs_rms.count
     _, _, _, _, infos = env.step(ones(2))
     assert env.obs_rms.count == count_before + 2  # one batch, not the final observations too
-    final = infos["final_observation"][0]
+    assert infos["final_obs"][1] is None
+    final = infos["final_obs"][0]
+    assert final.dtype == np.float32
     raw_final = np.array([2.0, 0.0, 0.0])
     expected = (raw_final - env.obs_rms.mean) / np.sqrt(env.obs_rms.var + 1e-8)
-    np.testing.assert_allclose(final[:2], expected[:2])
+    np.testing.assert_allclose(final[:2], expected[:2], rtol=1e-6)
+
+
+def test_normalize_observation_refuses_a_partial_reset_and_a_bad_epsilon() -> None:
+    env = NormalizeObservation(SyncVectorEnv(countdowns(2), autoreset_mode="disabled"))
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="cannot reset some sub-envs only"):
+        env.reset(options={"reset_mask": np.array([True, False])})
+    env.reset(options={"reset_mask": np.array([True, True])})
+    with pytest.raises(InvalidBound, match="epsilon > 0"):
+        NormalizeObservation(SyncVectorEnv(countdowns(1)), epsilon=0.0)
 
 
 def test_normalize_reward_scales_by_the_discounted_return_deviation() -> None:
@@ -138,7 +180,8 @@ def test_transform_observation_action_and_reward() -> None:
     assert obs[:, 0].tolist() == [10.0, 10.0]
     obs, _, terminated, _, infos = env.step(ones(2))
     assert terminated.tolist() == [True, False]
-    assert infos["final_observation"][0][0] == 20.0  # transformed like the batch
+    assert infos["final_obs"][0][0] == 20.0  # transformed like the batch
+    assert infos["final_obs"][1] is None
     assert env.unwrapped is base
     assert env.get_attr("ident") == (0, 1)  # forwarded to the inner vector env
 
@@ -164,7 +207,7 @@ def test_clip_action_clips_into_the_bounds() -> None:
     _, r1, *_ = clipped.step(np.array([[5.0], [-7.0]], dtype=np.float32))
     _, r2, *_ = plain.step(np.array([[2.0], [-2.0]], dtype=np.float32))
     np.testing.assert_array_equal(r1, r2)
-    with pytest.raises(ValueError, match="ClipAction needs a Box action space"):
+    with pytest.raises(TypeError, match="ClipAction needs a Box action space"):
         ClipAction(SyncVectorEnv(countdowns(1)))
 
 
@@ -177,7 +220,7 @@ def test_rescale_action_maps_the_range_linearly() -> None:
     _, r1, *_ = rescaled.step(np.array([[0.5], [-1.0]], dtype=np.float32))
     _, r2, *_ = plain.step(np.array([[1.0], [-2.0]], dtype=np.float32))
     np.testing.assert_array_equal(r1, r2)
-    with pytest.raises(ValueError, match="min_action < max_action"):
+    with pytest.raises(ValueError, match="must be strictly smaller than max_action"):
         RescaleAction(pendulums(1), min_action=1.0, max_action=1.0)
 
 
@@ -190,8 +233,8 @@ def test_flatten_observation_flattens_dict_rows() -> None:
     assert obs[1, 101] == 1.0  # ident of sub-env 1
     for _ in range(3):
         obs, _, _, _, infos = env.step(ones(2))
-    assert infos["final_observation"][0].shape == (103,)
-    assert infos["final_observation"][0][3] == 1.0  # count 3, one-hot
+    assert infos["final_obs"][0].shape == (103,)
+    assert infos["final_obs"][0][3] == 1.0  # count 3, one-hot
 
 
 def test_dtype_observation_casts_batches_and_space() -> None:
@@ -199,7 +242,7 @@ def test_dtype_observation_casts_batches_and_space() -> None:
     assert env.single_observation_space.dtype == np.float64
     obs, _ = env.reset(seed=0)
     assert obs.dtype == np.float64
-    with pytest.raises(ValueError, match="DtypeObservation needs a Box observation space"):
+    with pytest.raises(TypeError, match="DtypeObservation needs a Box"):
         DtypeObservation(SyncVectorEnv([DictEnv]), np.float64)
 
 

@@ -45,6 +45,7 @@ class Countdown(Env[NDArray[np.float32], np.int64]):
         self.count = 0
         self.noise = 0.0
         self.pid = os.getpid()
+        self.mpi_rank = os.environ.get("OMPI_COMM_WORLD_RANK")  # what an MPI library would see
         self.closed = False
 
     def _obs(self) -> NDArray[np.float32]:

@@ -57,9 +57,9 @@ def replay(env: Any, config: dict[str, Any], arrays: dict[str, NDArray[Any]]) ->
         np.testing.assert_array_equal(truncated, arrays["truncated"][t])
         np.testing.assert_array_equal(info["lives"], arrays["lives"][t + 1])
         np.testing.assert_array_equal(info["env_id"], arrays["env_ids"][t + 1])
-        if "final_observation" in info:
-            for row in np.flatnonzero(info["_final_observation"]).tolist():
-                finals.append(f"{t}:{row}:{digest(info['final_observation'][row])}")
+        if "final_obs" in info:
+            for row in np.flatnonzero(info["_final_obs"]).tolist():
+                finals.append(f"{t}:{row}:{digest(info['final_obs'][row])}")
     assert finals == arrays["final_hashes"].tolist()
 
 
@@ -155,14 +155,15 @@ def test_same_step_restarts_at_once_and_keeps_the_final_observation() -> None:
     _, same_step = run("same_step", 10)
     for t in range(1, 10):
         np.testing.assert_array_equal(same_step[t][0], next_step[t][0])
-        assert "final_observation" not in same_step[t][4]
+        assert "final_obs" not in same_step[t][4]
     obs, reward, terminated, truncated, info = same_step[10]
     assert truncated.all() and not terminated.any()
     np.testing.assert_array_equal(obs, next_step[11][0])  # already the new episode
-    assert info["_final_observation"].tolist() == info["_final_info"].tolist() == [True, True]
+    assert info["_final_obs"].tolist() == info["_final_info"].tolist() == [True, True]
+    assert info["final_obs"].dtype == object
     for row in range(2):
-        np.testing.assert_array_equal(info["final_observation"][row], next_step[10][0][row])
-        assert info["final_info"][row] == {}
+        np.testing.assert_array_equal(info["final_obs"][row], next_step[10][0][row])
+    assert info["final_info"] == {}  # batched, Gymnasium's layout: ale-py keeps no final info
 
 
 def test_disabled_refuses_to_step_an_ended_sub_env_until_it_is_reset() -> None:
@@ -276,7 +277,7 @@ def test_life_loss_info_ends_the_agents_episode_but_not_the_game() -> None:
     t, results = until_life_lost(env)
     obs, _, terminated, _, info = results[-1]
     assert terminated[0] and info["lives"][0] == 4
-    np.testing.assert_array_equal(info["final_observation"][0], obs[0])
+    np.testing.assert_array_equal(info["final_obs"][0], obs[0])
     frame = info["episode_frame_number"][0]
     _, _, terminated, _, info = env.step(np.array([1]))
     assert info["lives"][0] == 4 and info["episode_frame_number"][0] == frame + 4

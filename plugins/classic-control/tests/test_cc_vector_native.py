@@ -50,10 +50,18 @@ def assert_same_step(a: Any, b: Any, step: int) -> None:
     for name, x, y in zip(("obs", "reward", "terminated", "truncated"), a[:4], b[:4], strict=True):
         np.testing.assert_array_equal(x, y, err_msg=f"{name} differs at step {step}")
     infos_a, infos_b = a[4], b[4]
-    assert ("_final_observation" in infos_a) == ("_final_observation" in infos_b), step
-    if "_final_observation" in infos_a:
-        for key in ("final_observation", "_final_observation", "final_info", "_final_info"):
+    assert infos_a.keys() == infos_b.keys(), step
+    if "final_obs" in infos_a:
+        for key in ("_final_obs", "final_info", "_final_info"):
             np.testing.assert_equal(infos_a[key], infos_b[key], err_msg=f"{key} at step {step}")
+        # Gymnasium's layout: an object array, each ended sub-env's last observation
+        ended = infos_a["_final_obs"]
+        for row, (x, y) in enumerate(zip(infos_a["final_obs"], infos_b["final_obs"], strict=True)):
+            if ended[row]:
+                np.testing.assert_array_equal(x, y, err_msg=f"final_obs[{row}] at step {step}")
+                assert x.dtype == y.dtype == np.float32
+            else:
+                assert x is None and y is None, step
 
 
 def run_pair(

@@ -4,7 +4,8 @@
 shared memory, `RayVectorEnv` in the actors of a Ray cluster; native vector envs (a spec's
 `vector_entry_point`) step all sub-envs in numpy at once. All satisfy the `VectorEnv`
 protocol and give identical trajectories under the same seeds. `protogym.make_vec` builds
-any of them from a registered id. The Ray names load on first use.
+any of them from a registered id. `VectorEnv` is also the base class of hand-written vector
+envs (Gymnasium's members come with it). The Ray names load on first use.
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from protogym.vector import utils
 from protogym.vector.async_vector_env import (
     AsyncState,
+    AsyncTimeoutError,
     AsyncVectorEnv,
     SubEnvError,
+    UnshareableSpaceError,
     WorkerDiedError,
 )
 from protogym.vector.sync_vector_env import SyncVectorEnv
@@ -47,6 +51,7 @@ _LAZY = {
 __all__ = [
     "ActorLostError",
     "AsyncState",
+    "AsyncTimeoutError",
     "AsyncVectorEnv",
     "AutoresetMode",
     "Disabled",
@@ -56,6 +61,7 @@ __all__ = [
     "SameStep",
     "SubEnvError",
     "SyncVectorEnv",
+    "UnshareableSpaceError",
     "VectorActionWrapper",
     "VectorEnv",
     "VectorEnvBase",
@@ -64,6 +70,7 @@ __all__ = [
     "VectorStepResult",
     "VectorWrapper",
     "WorkerDiedError",
+    "utils",
 ]
 
 

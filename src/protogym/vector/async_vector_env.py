@@ -22,6 +22,7 @@ import signal
 import struct
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -31,16 +32,40 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.core import Env
-from protogym.error import ClosedEnvironmentError, Error
-from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
+from protogym.error import (
+    AlreadyPendingCallError,
+    ClosedEnvironmentError,
+    CustomSpaceError,
+    Error,
+    NoAsyncCallError,
+)
+from protogym.spaces import (
+    Box,
+    Dict,
+    Discrete,
+    MultiBinary,
+    MultiDiscrete,
+    Tuple,
+    batch_differing_spaces,
+    batch_space,
+    concatenate,
+    create_empty_array,
+    iterate,
+)
 from protogym.spaces.space import Space
 from protogym.vector.sync_vector_env import (
+    ObservationMode,
+    action_rows,
+    batched_observation_spaces,
+    check_sub_env_spaces,
     detached,
     reset_mask_of,
     set_sub_env_attr,
     values_per_env,
+    without_reset_mask,
 )
-from protogym.vector.utils import add_finals, add_info
+from protogym.vector.utils.infos import add_finals, add_info
+from protogym.vector.utils.misc import clear_mpi_env_vars
 from protogym.vector.vector_env import (
     ActT,
     AutoresetMode,
@@ -55,7 +80,15 @@ from protogym.vector.vector_env import (
     seeds_for,
 )
 
-__all__ = ["AsyncState", "AsyncVectorEnv", "SubEnvError", "WorkerDiedError"]
+__all__ = [
+    "AsyncState",
+    "AsyncTimeoutError",
+    "AsyncVectorEnv",
+    "SubEnvError",
+    "UnshareableSpaceError",
+    "WorkerDiedError",
+    "sub_env_error",
+]
 
 _STEP = b"s"  # step with the actions already in shared memory
 _OK = b"k"  # step done, nothing to report beyond shared memory
@@ -81,7 +114,10 @@ def _spin_until_readable(poller: select.poll, seconds: float) -> None:
 class SubEnvError(Error, RuntimeError):
     """A sub-env raised in its worker; carries the sub-env index and the remote traceback.
 
-    The original exception, when it could be pickled, is this error's `__cause__`.
+    The error raised is also an instance of the original exception's class where that is an
+    ordinary exception class (see `sub_env_error`), so ``except ValueError`` catches a
+    sub-env's `ValueError` as it would in one process. The original exception, when it
+    could be pickled, is the error's `__cause__`.
     """
 
     def __init__(self, index: int, exc_type: str, message: str, remote_traceback: str) -> None:
@@ -94,15 +130,52 @@ class SubEnvError(Error, RuntimeError):
         )
 
 
+_SUB_ENV_ERRORS: dict[type[BaseException], type[SubEnvError] | None] = {}
+
+
+def sub_env_error(
+    index: int,
+    exc_type: str,
+    message: str,
+    remote_traceback: str,
+    original: BaseException | None = None,
+) -> SubEnvError:
+    """The `SubEnvError` to raise for a sub-env's exception `original`: a subclass of both
+    `SubEnvError` and `type(original)` when Python can combine them (not for `OSError`s,
+    whose constructor reads its arguments, nor for classes with a clashing layout)."""
+    kind = type(original) if isinstance(original, Exception) else None
+    if kind is None or issubclass(kind, SubEnvError | OSError):
+        return SubEnvError(index, exc_type, message, remote_traceback)
+    if kind not in _SUB_ENV_ERRORS:
+        combined: type[SubEnvError] | None
+        try:
+            combined = type("SubEnvError", (SubEnvError, kind), {"__module__": __name__})
+            combined(index, exc_type, message, remote_traceback)
+        except Exception:
+            combined = None
+        _SUB_ENV_ERRORS[kind] = combined
+    error_class = _SUB_ENV_ERRORS[kind] or SubEnvError
+    return error_class(index, exc_type, message, remote_traceback)
+
+
 class WorkerDiedError(Error, RuntimeError):
     """A worker process exited while the parent waited on it; the vector env is closed."""
+
+
+class AsyncTimeoutError(Error, multiprocessing.TimeoutError, TimeoutError):
+    """A `*_wait(timeout=...)` ran out of time; the vector env is closed.
+
+    Both `multiprocessing.TimeoutError` (what Gymnasium raises) and the builtin
+    `TimeoutError`."""
 
 
 class AsyncState(enum.Enum):
     """What the parent is waiting for, so calls cannot interleave on the pipes."""
 
     DEFAULT = "default"
+    WAITING_RESET = "reset"
     WAITING_STEP = "step"
+    WAITING_CALL = "call"
 
 
 class _Shared:
@@ -129,6 +202,18 @@ def _share(ctx: BaseContext, template: Any) -> Any:
         items = tuple(_share(ctx, value) for value in template)
         return None if any(item is None for item in items) else items
     return None
+
+
+def _array_layout(space: Space[Any]) -> bool:
+    """Whether batches of `space` are arrays, or dicts/tuples of them, element by element
+    (so a worker can write each sub-env's observation into its row)."""
+    if isinstance(space, Box | Discrete | MultiDiscrete | MultiBinary):
+        return True
+    if isinstance(space, Dict):
+        return all(_array_layout(sub) for sub in space.spaces.values())
+    if isinstance(space, Tuple):
+        return all(_array_layout(sub) for sub in space.spaces)
+    return False
 
 
 def _views(shared: Any) -> Any:
@@ -364,14 +449,30 @@ def _pickle_fns(fns: EnvFns) -> bytes | EnvFns:
 
 
 class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
-    """Steps sub-envs in `num_workers` worker processes (default: one per CPU core).
+    """Steps sub-envs in worker processes, each worker serving a contiguous block of them.
 
-    `context` picks the start method ("fork", "spawn", "forkserver"; default: the platform's).
-    With `shared_memory` (the default) observations of array spaces, and dicts/tuples of
-    them, are written by the workers straight into shared memory. `copy=False` returns that
-    shared batch itself, which the next step overwrites. `spin_seconds` is how long the
-    parent and each worker poll for the other's next message, yielding the core, before
-    sleeping: a tight stepping loop then skips most wake-ups; 0 never spins.
+    The arguments are Gymnasium's, in its order, plus two of protogym's (keyword-only):
+
+    - `shared_memory` (default True): observations of array spaces, and dicts/tuples of
+      them, are written by the workers straight into shared memory; other spaces Gymnasium
+      can share (`Text`, `OneOf`, spaces with a registered `create_shared_memory` rule)
+      travel through the pipes, and spaces it cannot (`Graph`, `Sequence`, unknown custom
+      spaces) are refused here with `UnshareableSpaceError`; pass False for those.
+    - `copy=False` returns the internal batch, which the next step overwrites.
+    - `context` picks the start method ("fork", "spawn", "forkserver"; default: the
+      platform's); `daemon` is the workers' daemon flag.
+    - `worker`: Gymnasium's custom per-env worker function does not fit protogym's block
+      workers; only None is accepted.
+    - `observation_mode`: as in `SyncVectorEnv` ("same", "different", or a tuple
+      ``(observation_space, single_observation_space)``).
+    - `autoreset_mode`: same-step by default (the seeds' choice), see `AutoresetMode`.
+    - `max_concurrency`: at most that many sub-envs run `reset`/`step` at once; a worker
+      runs its block one sub-env at a time, so this caps the number of workers.
+    - `num_workers`: how many worker processes (default: one per CPU core, at most one per
+      sub-env).
+    - `spin_seconds`: how long the parent and each worker poll for the other's next
+      message, yielding the core, before sleeping: a tight stepping loop then skips most
+      wake-ups; 0 never spins.
     """
 
     single_observation_space: Space[Any]
@@ -384,67 +485,83 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def __init__(
         self: AsyncVectorEnv[Any, Any, SameStep],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
-        num_workers: int | None = None,
-        context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
+        context: str | None = None,
         daemon: bool = True,
+        worker: None = None,
+        observation_mode: ObservationMode = "same",
+        autoreset_mode: SameStep | Literal["SameStep", "same_step"] = ...,
+        max_concurrency: int | None = None,
+        *,
+        num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
-        autoreset_mode: SameStep | Literal["same_step"] = ...,
     ) -> None: ...
     @overload
     def __init__(
         self: AsyncVectorEnv[Any, Any, NextStep],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
-        num_workers: int | None = None,
-        context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
+        context: str | None = None,
         daemon: bool = True,
+        worker: None = None,
+        observation_mode: ObservationMode = "same",
+        *,
+        autoreset_mode: NextStep | Literal["NextStep", "next_step"],
+        max_concurrency: int | None = None,
+        num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
-        autoreset_mode: NextStep | Literal["next_step"],
     ) -> None: ...
     @overload
     def __init__(
         self: AsyncVectorEnv[Any, Any, Disabled],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
-        num_workers: int | None = None,
-        context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
+        context: str | None = None,
         daemon: bool = True,
+        worker: None = None,
+        observation_mode: ObservationMode = "same",
+        *,
+        autoreset_mode: Disabled | Literal["Disabled", "disabled"],
+        max_concurrency: int | None = None,
+        num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
-        autoreset_mode: Disabled | Literal["disabled"],
     ) -> None: ...
     @overload
     def __init__(
         self: AsyncVectorEnv[Any, Any, AutoresetMode],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
-        num_workers: int | None = None,
-        context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
+        context: str | None = None,
         daemon: bool = True,
+        worker: None = None,
+        observation_mode: ObservationMode = "same",
+        autoreset_mode: AutoresetMode | str = ...,
+        max_concurrency: int | None = None,
+        *,
+        num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
-        autoreset_mode: AutoresetMode | str,
     ) -> None: ...
     def __init__(
         self,
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
-        num_workers: int | None = None,
-        context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
+        context: str | None = None,
         daemon: bool = True,
-        spin_seconds: float = DEFAULT_SPIN_SECONDS,
+        worker: None = None,
+        observation_mode: ObservationMode = "same",
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        max_concurrency: int | None = None,
+        *,
+        num_workers: int | None = None,
+        spin_seconds: float = DEFAULT_SPIN_SECONDS,
     ) -> None:
         self.closed = True  # until the workers are up, so a failed start closes cleanly
+        self._state = AsyncState.DEFAULT
         self._processes: list[BaseProcess] = []
         self._conns: list[multiprocessing.connection.Connection] = []
         fns = list(env_fns)
@@ -456,10 +573,14 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 f"AsyncVectorEnv takes functions that build envs (e.g. `lambda: make(id)`), "
                 f"but entries {not_callable} are not callable"
             )
-        if num_workers is not None and (
-            isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1
-        ):
-            raise ValueError(f"num_workers must be a positive int or None, got {num_workers!r}")
+        if worker is not None:
+            raise ValueError(
+                "AsyncVectorEnv(worker=...) is not supported: protogym's workers each serve a "
+                "block of sub-envs over shared memory, so a Gymnasium per-env worker function "
+                "cannot replace them; wrap the sub-envs instead (worker must be None)"
+            )
+        _check_positive("num_workers", num_workers)
+        _check_positive("max_concurrency", max_concurrency)
         if (
             isinstance(spin_seconds, bool)
             or not isinstance(spin_seconds, int | float)
@@ -479,24 +600,44 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 f"got {context!r}"
             ) from None
         self._autoreset_mode = parse_autoreset_mode(autoreset_mode)
+        self.env_fns = fns
+        self.shared_memory = shared_memory
+        self.context = context
+        self.daemon = daemon
+        self.worker = worker
+        self.observation_mode = observation_mode
+        self.max_concurrency = max_concurrency
         self.num_envs = len(fns)
         self.copy = copy
 
         probe = fns[0]()
         try:
-            self.single_observation_space = probe.observation_space
+            first_obs_space = probe.observation_space
             self.single_action_space = probe.action_space
             self.metadata = {**probe.metadata, "autoreset_mode": self._autoreset_mode}
             self.render_mode = probe.render_mode
         finally:
             probe.close()
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        spaces = batched_observation_spaces(
+            observation_mode, first_obs_space, self.num_envs, "AsyncVectorEnv"
+        )
+        # With observation_mode="different", the batched space is made from every
+        # sub-env's space once the workers report them; the layout depends on sub-env 0's.
+        self.single_observation_space, batched = (
+            (first_obs_space, None) if spaces is None else spaces
+        )
+        if batched is not None:
+            self.observation_space = batched
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
         obs_template = create_empty_array(self.single_observation_space, self.num_envs)
-        obs_shared = _share(ctx, obs_template) if shared_memory else None
+        obs_shared = None
+        if shared_memory:
+            if _array_layout(self.single_observation_space):
+                obs_shared = _share(ctx, obs_template)
+            if obs_shared is None:
+                _check_shareable(self.single_observation_space, ctx)
         self._observations: Any = obs_template if obs_shared is None else _views(obs_shared)
-        self._shared_obs = obs_shared is not None
         act_template = create_empty_array(self.single_action_space, self.num_envs)
         act_shared = (
             _Shared(ctx, act_template.dtype, act_template.shape)
@@ -511,52 +652,47 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._terminations = term_shared.view()
         self._truncations = trunc_shared.view()
 
-        workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
+        workers = min(num_workers or os.cpu_count() or 1, max_concurrency or self.num_envs,
+                      self.num_envs)
         bounds = [worker * self.num_envs // workers for worker in range(workers + 1)]
         self._blocks: list[tuple[int, int]] = list(zip(bounds[:-1], bounds[1:], strict=True))  # noqa: RUF007
         self.num_workers = workers
         shared = (obs_shared, act_shared, rew_shared, term_shared, trunc_shared)
         try:
-            for first, last in self._blocks:
-                parent_conn, child_conn = ctx.Pipe()
-                process = ctx.Process(  # type: ignore[attr-defined]
-                    target=_worker,
-                    name=f"protogym-AsyncVectorEnv-{first}-{last - 1}",
-                    args=(child_conn, parent_conn, _pickle_fns(fns[first:last]), first, shared,
-                          self._autoreset_mode.value, self.spin_seconds),
-                    daemon=daemon,
-                )
-                self._processes.append(process)
-                self._conns.append(parent_conn)
-                process.start()
-                child_conn.close()
+            with clear_mpi_env_vars():
+                self._start_workers(ctx, fns, shared, daemon)
             self.closed = False
-            self._state = AsyncState.DEFAULT
             self._waiter = _Waiter(self._conns, self._processes, self.spin_seconds)
             self._raise_errors(self._gather("start"))
+            sub_env_spaces = list(zip(self.get_attr("observation_space"),
+                                      self.get_attr("action_space"), strict=True))
+            if spaces is None:
+                self.observation_space = batch_differing_spaces(
+                    [obs_space for obs_space, _ in sub_env_spaces]
+                )
+            check_sub_env_spaces("AsyncVectorEnv", observation_mode, sub_env_spaces,
+                                 self.single_observation_space, self.single_action_space)
         except BaseException:
             self._shutdown(terminate=True)
             raise
-        self.closed = False
-        try:
-            spaces = zip(self.get_attr("observation_space"), self.get_attr("action_space"),
-                         strict=True)
-            for index, (obs_space, act_space) in enumerate(spaces):
-                if obs_space != self.single_observation_space:
-                    raise ValueError(
-                        f"sub-env {index} has observation space {obs_space}, but env_fns[0]() "
-                        f"built here to read the spaces has {self.single_observation_space}; "
-                        "every sub-env needs the same spaces"
-                    )
-                if act_space != self.single_action_space:
-                    raise ValueError(
-                        f"sub-env {index} has action space {act_space}, but env_fns[0]() "
-                        f"built here to read the spaces has {self.single_action_space}; "
-                        "every sub-env needs the same spaces"
-                    )
-        except BaseException:
-            self._shutdown(terminate=True)
-            raise
+
+    def _start_workers(
+        self, ctx: BaseContext, fns: EnvFns, shared: tuple[Any, ...], daemon: bool
+    ) -> None:
+        """One process per block of sub-envs, each with its end of a pipe."""
+        for first, last in self._blocks:
+            parent_conn, child_conn = ctx.Pipe()
+            process = ctx.Process(  # type: ignore[attr-defined]
+                target=_worker,
+                name=f"protogym-AsyncVectorEnv-{first}-{last - 1}",
+                args=(child_conn, parent_conn, _pickle_fns(fns[first:last]), first, shared,
+                      self._autoreset_mode.value, self.spin_seconds),
+                daemon=daemon,
+            )
+            self._processes.append(process)
+            self._conns.append(parent_conn)
+            process.start()
+            child_conn.close()
 
     @property
     def autoreset_mode(self) -> ModeT_co:
@@ -567,7 +703,17 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         """The process ids of the workers, in sub-env order (for monitoring and tests)."""
         return tuple(process.pid for process in self._processes if process.pid is not None)
 
-    # -- the protocol ----------------------------------------------------------------------
+    @property
+    def np_random_seed(self) -> tuple[int | None, ...]:  # type: ignore[override]
+        """The sub-envs' `np_random_seed`s, in order (Gymnasium's meaning for a vector env)."""
+        return self.get_attr("np_random_seed")
+
+    @property  # type: ignore[misc]
+    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
+        """The sub-envs' generators (copies from the workers), in order."""
+        return self.get_attr("np_random")
+
+    # -- reset and step ----------------------------------------------------------------------
 
     def reset(
         self,
@@ -575,18 +721,32 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[ObsT_co, dict[str, Any]]:
-        self._check_ready("reset")
+        self.reset_async(seed=seed, options=options)
+        return self.reset_wait()
+
+    def reset_async(
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Send the resets to the workers without waiting; collect them with `reset_wait`."""
+        self._check_ready("reset_async")
         seeds = seeds_for(seed, self.num_envs)
         mask = reset_mask_of(options, self.num_envs)
         if mask is not None:
-            assert options is not None
-            options = {k: v for k, v in options.items() if k != "reset_mask"}
+            options = without_reset_mask(options)  # type: ignore[arg-type]
         self._send("reset", [
             pickle.dumps(("reset", (seeds[first:last], options,
                                     None if mask is None else mask[first:last].tolist())))
             for first, last in self._blocks
         ])
-        replies = self._raise_errors(self._gather("reset"))
+        self._state = AsyncState.WAITING_RESET
+
+    def reset_wait(self, timeout: float | None = None) -> tuple[ObsT_co, dict[str, Any]]:
+        """The results of the pending `reset_async`; after `timeout` seconds, close and raise
+        `AsyncTimeoutError`."""
+        self._check_waiting(AsyncState.WAITING_RESET, "reset_wait", "reset_async")
+        replies = self._raise_errors(self._gather("reset", timeout))
         infos: dict[str, Any] = {}
         obs_by_index: dict[int, Any] = {}
         for reply in replies:
@@ -605,33 +765,39 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def step_async(self, actions: ActT) -> None:
         """Send `actions` to the workers without waiting; collect with `step_wait`."""
         self._check_ready("step_async")
-        if self._actions is not None:
+        buffer = self._actions
+        if buffer is not None and (
+            not isinstance(actions, np.ndarray) or actions.dtype == buffer.dtype
+        ):
+            # Arrays of another dtype go through the pipes, so each sub-env gets its row
+            # as it is (as in SyncVectorEnv), not cast to the buffer's dtype.
+            if np.ndim(actions) == 0:  # type: ignore[arg-type]
+                raise TypeError(
+                    f"step() takes a batch of {self.num_envs} actions (one per sub-env), got "
+                    f"the single action {actions!r}"
+                )
             try:  # same_kind: a float action for an int space is an error, not truncated
-                if np.shape(actions) != self._actions.shape:  # type: ignore[call-overload]
+                if np.shape(actions) != buffer.shape:  # type: ignore[call-overload]
                     raise ValueError("the shape differs")
-                np.copyto(self._actions, actions, casting="same_kind")  # type: ignore[arg-type]
+                np.copyto(buffer, actions, casting="same_kind")  # type: ignore[arg-type]
             except (ValueError, TypeError) as exc:
                 raise ValueError(
-                    f"step() needs actions of shape {self._actions.shape} ({self.num_envs} "
+                    f"step() needs actions of shape {buffer.shape} ({self.num_envs} "
                     f"sub-envs), got {actions!r}: {exc}"
                 ) from None
             self._send("step", [_STEP] * self.num_workers)
         else:
-            items = list(iterate(self.action_space, actions))
-            if len(items) != self.num_envs:
-                raise ValueError(
-                    f"step() needs one action per sub-env ({self.num_envs}), got {len(items)}"
-                )
+            items = action_rows(actions, self.action_space, self.num_envs)
             self._send("step", [
-                pickle.dumps(("step", items[first:last])) for first, last in self._blocks
+                pickle.dumps(("step", list(items[first:last]))) for first, last in self._blocks
             ])
         self._state = AsyncState.WAITING_STEP
 
     def step_wait(self, timeout: float | None = None) -> VectorStepResult[ObsT_co]:
-        """The results of the last `step_async`; after `timeout` seconds, close and raise."""
+        """The results of the pending `step_async`; after `timeout` seconds, close and raise
+        `AsyncTimeoutError`."""
         if self._state is not AsyncState.WAITING_STEP:
-            self._check_open()
-            raise RuntimeError("step_wait() called without a step_async() before it")
+            self._check_waiting(AsyncState.WAITING_STEP, "step_wait", "step_async")
         replies = self._raise_errors(self._gather("step", timeout))
         infos: dict[str, Any] = {}
         num_envs = self.num_envs
@@ -648,17 +814,17 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             self._observations = concatenate(
                 self.single_observation_space, obs_list, self._observations
             )
-        batch = self._batch()
         if finals:
-            add_finals(infos, finals, batch, self.observation_space,
-                       self.single_observation_space, num_envs)
+            add_finals(infos, finals, num_envs)
         return (
-            batch,
+            self._batch(),
             self._rewards.copy(),
             self._terminations.copy(),
             self._truncations.copy(),
             infos,
         )
+
+    # -- calls and attributes ----------------------------------------------------------------
 
     def render(self) -> tuple[Any, ...] | None:
         if self.render_mode is None:
@@ -668,11 +834,37 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call method `name` of every sub-env in its worker (or read it if not callable)."""
-        return self._broadcast("call", (name, args, kwargs))
+        self.call_async(name, *args, **kwargs)
+        return self.call_wait()
+
+    def call_async(self, name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Start `call(name, ...)` in every worker; collect the results with `call_wait`."""
+        self._check_ready("call_async")
+        if name in _NOT_CALLABLE:
+            raise ValueError(
+                f"AsyncVectorEnv.call({name!r}) would bypass the vector env's own bookkeeping; "
+                f"use its {name}() method instead"
+            )
+        self._send("call", [pickle.dumps(("call", (name, args, kwargs)))] * self.num_workers)
+        self._state = AsyncState.WAITING_CALL
+
+    def call_wait(self, timeout: float | None = None) -> tuple[Any, ...]:
+        """Every sub-env's result of the pending `call_async`, in order; after `timeout`
+        seconds, close and raise `AsyncTimeoutError`."""
+        self._check_waiting(AsyncState.WAITING_CALL, "call_wait", "call_async")
+        results: list[Any] = []
+        for reply in self._raise_errors(self._gather("call", timeout)):
+            results.extend(reply)
+        return tuple(results)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Attribute `name` of every sub-env (looked up through its wrappers)."""
-        return self._broadcast("get_attr", name)
+        self._check_ready("get_attr")
+        self._send("get_attr", [pickle.dumps(("get_attr", name))] * self.num_workers)
+        results: list[Any] = []
+        for reply in self._raise_errors(self._gather("get_attr")):
+            results.extend(reply)
+        return tuple(results)
 
     def set_attr(self, name: str, values: Any) -> None:
         """Set attribute `name` on every sub-env: a list/tuple gives one value each.
@@ -686,11 +878,29 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         ])
         self._raise_errors(self._gather("set_attr"))
 
-    def close(self) -> None:
-        """Close the sub-envs and end the workers; waits up to a few seconds, then kills."""
+    # -- closing -----------------------------------------------------------------------------
+
+    def close(self, *, timeout: float | None = None, terminate: bool = False) -> None:
+        """Close the sub-envs and end the workers (see `close_extras`); a second call does
+        nothing. (Typed here for its keyword arguments; `VectorEnv.close` does the same.)"""
         if self.closed:
             return
-        self._shutdown(terminate=False)
+        self.close_extras(timeout=timeout, terminate=terminate)
+
+    def close_extras(self, *, timeout: float | None = None, terminate: bool = False) -> None:
+        """End the workers: politely (each closes its sub-envs) unless `terminate`, waiting
+        up to `timeout` seconds (default 5) before killing them. A pending async call is
+        waited for first, with a warning."""
+        if self._state is not AsyncState.DEFAULT:
+            pending = self._state.value
+            then = "ends the workers" if terminate else "waits for its replies first"
+            warnings.warn(
+                f"AsyncVectorEnv.close() was called while `{pending}` was pending (a "
+                f"{pending}_async() with no {pending}_wait()); it {then}",
+                UserWarning,
+                stacklevel=3,
+            )
+        self._shutdown(terminate=terminate, timeout=timeout)
 
     def __del__(self) -> None:
         if not getattr(self, "closed", True):
@@ -699,14 +909,6 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 self._shutdown(terminate=True)
 
     # -- internals -------------------------------------------------------------------------
-
-    def _broadcast(self, command: str, data: Any) -> tuple[Any, ...]:
-        self._check_ready(command)
-        self._send(command, [pickle.dumps((command, data))] * self.num_workers)
-        results: list[Any] = []
-        for reply in self._raise_errors(self._gather(command)):
-            results.extend(reply)
-        return tuple(results)
 
     def _send(self, what: str, messages: list[bytes]) -> None:
         """One message to each worker; a worker whose pipe is broken has died."""
@@ -736,8 +938,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         except _Dead as dead:
             raise self._died(dead.args[0], what) from None
         except TimeoutError:
+            self._state = AsyncState.DEFAULT
             self._shutdown(terminate=True)
-            raise TimeoutError(
+            raise AsyncTimeoutError(
                 f"AsyncVectorEnv {what} took longer than {timeout} s; the env is closed"
             ) from None
         finally:
@@ -747,8 +950,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def _raise_errors(self, replies: list[bytes]) -> list[Any]:
         """Decoded replies; the first sub-env error (lowest index) is raised here."""
         decoded: list[Any] = []
-        error: SubEnvError | None = None
-        cause: BaseException | None = None
+        failure: tuple[int, str, str, str, bytes | None] | None = None
         for reply in replies:
             if reply == _OK:
                 decoded.append(None)
@@ -757,16 +959,15 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             if status == "ok":
                 decoded.append(payload)
                 continue
-            index, exc_type, message, remote_tb, original = payload
-            if error is None or index < error.index:
-                error = SubEnvError(index, exc_type, message, remote_tb)
-                try:
-                    cause = pickle.loads(original) if original is not None else None
-                except Exception:
-                    cause = None
+            if failure is None or payload[0] < failure[0]:
+                failure = payload
             decoded.append(None)
-        if error is not None:
-            raise error from cause
+        if failure is not None:
+            index, exc_type, message, remote_tb, pickled = failure
+            cause: BaseException | None = None
+            with contextlib.suppress(Exception):
+                cause = pickle.loads(pickled) if pickled is not None else None
+            raise sub_env_error(index, exc_type, message, remote_tb, cause) from cause
         return decoded
 
     def _collect_obs(self, obs_by_index: dict[int, Any]) -> None:
@@ -797,19 +998,33 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             )
 
     def _check_ready(self, what: str) -> None:
+        """No call may start while another waits for its reply."""
         self._check_open()
         if self._state is not AsyncState.DEFAULT:
-            raise RuntimeError(
-                f"{what}() called while a step_async() is pending; call step_wait() first"
+            pending = self._state.value
+            raise AlreadyPendingCallError(
+                f"{what}() was called while a {pending}_async() is pending; call "
+                f"{pending}_wait() first",
+                pending,
             )
 
-    def _shutdown(self, *, terminate: bool) -> None:
+    def _check_waiting(self, state: AsyncState, wait: str, start: str) -> None:
+        """A `*_wait` needs its own `*_async` pending."""
+        self._check_open()
+        if self._state is not state:
+            raise NoAsyncCallError(
+                f"{wait}() was called with no {start}() pending; call {start}() first",
+                state.value,
+            )
+
+    def _shutdown(self, *, terminate: bool, timeout: float | None = None) -> None:
         """End every worker: politely (close message, join) unless `terminate`, then by force."""
         self.closed = True
+        patience = _CLOSE_SECONDS if timeout is None else timeout
         if not terminate:
-            if getattr(self, "_state", AsyncState.DEFAULT) is AsyncState.WAITING_STEP:
+            if getattr(self, "_state", AsyncState.DEFAULT) is not AsyncState.DEFAULT:
                 try:
-                    self._waiter.gather(5.0)
+                    self._waiter.gather(patience)
                 except (_Dead, TimeoutError):
                     terminate = True
             message = pickle.dumps(("close", None))
@@ -819,7 +1034,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 except OSError:
                     terminate = True
             for process in self._processes:
-                process.join(5.0)
+                process.join(patience)
         for process in self._processes:
             if process.is_alive():
                 process.terminate()
@@ -830,6 +1045,41 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         for conn in self._conns:
             conn.close()
         self._state = AsyncState.DEFAULT
+
+
+_NOT_CALLABLE = frozenset({"reset", "step", "close"})
+_CLOSE_SECONDS = 5.0
+
+
+def _check_positive(name: str, value: object) -> None:
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1
+    ):
+        raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+
+
+def _check_shareable(space: Space[Any], ctx: BaseContext) -> None:
+    """Refuse, with Gymnasium's exception classes, a space shared memory cannot hold.
+
+    Spaces whose batches are arrays are laid out by this module; for the others the rule
+    is `create_shared_memory`'s (which also accepts custom rules): a space it can lay out
+    is accepted, and its observations travel through the pipes.
+    """
+    from protogym.vector.utils.shared_memory import create_shared_memory
+
+    try:
+        create_shared_memory(space, n=1, ctx=ctx)
+    except CustomSpaceError as exc:
+        raise UnshareableSpaceError(
+            f"AsyncVectorEnv(shared_memory=True) cannot share observations of {space}: "
+            f"{exc}. Pass shared_memory=False to send them through the pipes instead"
+        ) from exc
+
+
+class UnshareableSpaceError(CustomSpaceError, ValueError):
+    """`AsyncVectorEnv(shared_memory=True)` was given an observation space that cannot be
+    laid out in shared memory. A `CustomSpaceError` and `TypeError` (Gymnasium's class for
+    `Graph` and `Sequence`) and a `ValueError` (its class for unknown custom spaces)."""
 
 
 class _Dead(Exception):  # noqa: N818 - internal signal, never escapes

@@ -21,13 +21,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from protogym.core import Env
-from protogym.error import ClosedEnvironmentError
+from protogym.error import AlreadyPendingCallError, ClosedEnvironmentError, NoAsyncCallError
 from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
 from protogym.spaces.space import Space
-from protogym.vector.async_vector_env import AsyncState, SubEnvError, WorkerDiedError
+from protogym.vector.async_vector_env import AsyncState, WorkerDiedError, sub_env_error
 from protogym.vector.ray_actor import BlockSpaces, ErrorDetails, NativeSlices, SubEnvBlock, dumps
-from protogym.vector.sync_vector_env import reset_mask_of, values_per_env
-from protogym.vector.utils import add_finals, add_info, info_of, observation_of
+from protogym.vector.sync_vector_env import (
+    action_rows,
+    check_sub_env_spaces,
+    reset_mask_of,
+    values_per_env,
+)
+from protogym.vector.utils.infos import add_finals, add_info, info_of
 from protogym.vector.vector_env import (
     ActT,
     AutoresetMode,
@@ -47,7 +52,7 @@ __all__ = ["RESTARTED_KEY", "ActorLostError", "NativeSlices", "RayVectorEnv"]
 RESTARTED_KEY = "actor_restarted"
 """The info key (mask ``_actor_restarted``) marking sub-envs whose actor was recreated."""
 
-_FINAL_KEYS = frozenset({"final_observation", "_final_observation", "final_info", "_final_info"})
+_FINAL_KEYS = frozenset({"final_obs", "_final_obs", "final_info", "_final_info"})
 _CLOSE_SECONDS = 5.0  # how long close() lets the actors close their sub-envs before killing
 # Options RayVectorEnv sets itself: a restart must go through restart_failed_actors.
 _OWN_ACTOR_OPTIONS = frozenset(
@@ -292,19 +297,18 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._queued: list[list[_BlockStep]] = [[] for _ in range(actors)]
         self._state = AsyncState.DEFAULT
         self._step_refs: dict[int, ObjectRef] = {}
+        self._last_parts: list[Any] = [None] * actors  # each block's latest observations
         for actor in range(actors):
             self._actors.append(self._spawn(actor))
         spaces = self._start(list(range(actors)))
         first = spaces[0]
-        for (index, _), block in zip(self._blocks, spaces, strict=True):
-            for what in ("observation", "action"):
-                single = getattr(block, f"single_{what}_space")
-                if single != getattr(first, f"single_{what}_space"):
-                    raise ValueError(
-                        f"sub-env {index} has {what} space {single}, but sub-env 0 has "
-                        f"{getattr(first, f'single_{what}_space')}; every sub-env of a vector "
-                        "env needs the same spaces"
-                    )
+        check_sub_env_spaces(
+            "RayVectorEnv",
+            "same",
+            [(block.single_observation_space, block.single_action_space) for block in spaces],
+            first.single_observation_space,
+            first.single_action_space,
+        )
         self.single_observation_space = first.single_observation_space
         self.single_action_space = first.single_action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -353,17 +357,30 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 block_options = {**(options or {}), "reset_mask": mask[first:last]}
             return self._actors[actor].reset.remote(seeds[first:last], block_options)
 
-        replies, restarted = self._run("reset", list(range(self.num_actors)), request)
-        for queue in self._queued:
-            queue.clear()  # a restart's report is moot once its sub-envs are reset anyway
+        actors = list(range(self.num_actors))
+        if mask is not None:  # blocks with nothing to reset keep their observations
+            actors = [actor for actor in actors if mask[slice(*self._blocks[actor])].any()]
+            if any(part is None for part in self._last_parts) and len(actors) < self.num_actors:
+                raise ValueError(
+                    "the first reset of a RayVectorEnv must reset every sub-env; drop "
+                    'options["reset_mask"] or make it all True'
+                )
+        replies, restarted = self._run("reset", actors, request)
+        for actor in actors:
+            self._queued[actor].clear()  # a restart's report is moot once its block is reset
+        parts = list(self._last_parts)
+        part_infos: list[dict[str, Any]] = [{} for _ in range(self.num_actors)]
+        for actor, (observations, block_infos) in zip(actors, replies, strict=True):
+            parts[actor] = observations
+            part_infos[actor] = block_infos
         infos: dict[str, Any] = {}
-        observations = self._stack(
-            [observations for observations, _ in replies],
-            [block_infos for _, block_infos in replies],
+        stacked = self._stack(
+            parts,
+            part_infos,
             [actor in restarted for actor in range(self.num_actors)],
             infos,
         )
-        return observations, infos
+        return stacked, infos
 
     def step(self, actions: ActT) -> VectorStepResult[ObsT_co]:
         self.step_async(actions)
@@ -384,7 +401,10 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         """The results of the last `step_async`."""
         if self._state is not AsyncState.WAITING_STEP:
             self._check_open()
-            raise RuntimeError("step_wait() called without a step_async() before it")
+            raise NoAsyncCallError(
+                "step_wait() was called with no step_async() pending; call step_async() first",
+                AsyncState.WAITING_STEP.value,
+            )
         refs, self._step_refs = self._step_refs, {}
         self._state = AsyncState.DEFAULT
         replies, _ = self._run("step", list(refs), lambda actor: refs[actor], restart_in_step=True)
@@ -439,10 +459,14 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
         self._run("set_attr", list(range(self.num_actors)), request)
 
-    def close(self) -> None:
-        """Close the sub-envs (waiting a few seconds) and kill every actor; idempotent."""
-        if self.closed:
-            return
+    @property
+    def np_random_seed(self) -> tuple[int | None, ...]:  # type: ignore[override]
+        """The sub-envs' `np_random_seed`s, in order (as `SyncVectorEnv` gives them)."""
+        return self.get_attr("np_random_seed")
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Close the sub-envs (waiting a few seconds) and kill every actor (`close` calls
+        it once)."""
         self._shutdown(polite=True)
 
     def __del__(self) -> None:
@@ -631,22 +655,9 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def _split_actions(self, actions: Any) -> list[Any]:
         """Each block's rows of `actions`, as a batch of its own."""
         if isinstance(actions, np.ndarray) and actions.dtype != object:
-            count = len(actions) if actions.ndim else 0
-            if count == self.num_envs:
-                return [actions[first:last] for first, last in self._blocks]
-            raise ValueError(
-                f"step() needs one action per sub-env ({self.num_envs}), got {count}: "
-                f"{actions!r}"
-            )
-        try:
-            items = list(iterate(self.action_space, actions))
-        except TypeError:
-            items = []
-        if len(items) != self.num_envs:
-            raise ValueError(
-                f"step() needs one action per sub-env ({self.num_envs}), got {len(items)}: "
-                f"{actions!r}"
-            )
+            action_rows(actions, self.action_space, self.num_envs)  # one row per sub-env
+            return [actions[first:last] for first, last in self._blocks]
+        items = action_rows(actions, self.action_space, self.num_envs)
         single = self.single_action_space
         return [
             concatenate(single, items[first:last], create_empty_array(single, last - first))
@@ -662,6 +673,7 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     ) -> ObsT_co:
         """The blocks' observations as one batch; their infos added to `infos` as
         `SyncVectorEnv` would batch them, sub-env by sub-env, and restarts marked."""
+        self._last_parts = parts
         if self._array_obs:
             observations: Any = np.concatenate(parts)
         else:
@@ -679,8 +691,7 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 for index in range(first, last):
                     add_info(infos, {RESTARTED_KEY: True}, index, self.num_envs)
         if finals:
-            add_finals(infos, finals, observations, self.observation_space,
-                       self.single_observation_space, self.num_envs)
+            add_finals(infos, finals, self.num_envs)
         return observations  # type: ignore[no-any-return]
 
     def _add_block_infos(
@@ -695,13 +706,12 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         if masks:
             for row in np.flatnonzero(np.logical_or.reduce(masks)).tolist():
                 add_info(infos, info_of(plain, row), first + row, self.num_envs)
-        ended = block_infos.get("_final_observation")
+        ended = block_infos.get("_final_obs")
         if ended is not None:
-            final_observations = block_infos["final_observation"]
+            final_observations = block_infos["final_obs"]
             final_infos = block_infos.get("final_info", {})
             for row in np.flatnonzero(ended).tolist():
-                observation = observation_of(self.single_observation_space, final_observations, row)
-                finals.append((first + row, observation, info_of(final_infos, row)))
+                finals.append((first + row, final_observations[row], info_of(final_infos, row)))
 
     def _per_sub_env(self, what: str, request: Callable[[int], ObjectRef]) -> tuple[Any, ...]:
         values, _ = self._run(what, list(range(self.num_actors)), request)
@@ -725,8 +735,9 @@ class RayVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def _check_ready(self, what: str) -> None:
         self._check_open()
         if self._state is not AsyncState.DEFAULT:
-            raise RuntimeError(
-                f"{what}() called while a step_async() is pending; call step_wait() first"
+            raise AlreadyPendingCallError(
+                f"{what}() was called while a step_async() is pending; call step_wait() first",
+                self._state.value,
             )
 
 
@@ -742,12 +753,14 @@ def _unpickled(reply: Any) -> Any:
 
 
 def _raise_sub_env_error(details: ErrorDetails) -> None:
-    """Raise a sub-env's error as `SubEnvError`, with the original exception as its cause."""
-    error = SubEnvError(details.index, details.exc_type, details.message, details.remote_traceback)
+    """Raise a sub-env's error as `SubEnvError` (also of the original's class where it can
+    be), with the original exception as its cause."""
     cause: BaseException | None = None
     with contextlib.suppress(Exception):
         cause = pickle.loads(details.pickled) if details.pickled else None
-    raise error from cause
+    raise sub_env_error(
+        details.index, details.exc_type, details.message, details.remote_traceback, cause
+    ) from cause
 
 
 def _summary(exc: BaseException) -> str:

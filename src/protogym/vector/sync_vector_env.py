@@ -15,9 +15,16 @@ from numpy.typing import NDArray
 
 from protogym.core import Env, Wrapper
 from protogym.error import ClosedEnvironmentError
-from protogym.spaces import batch_space, concatenate, create_empty_array, iterate
+from protogym.spaces import (
+    batch_differing_spaces,
+    batch_space,
+    concatenate,
+    create_empty_array,
+    iterate,
+)
 from protogym.spaces.space import Space
-from protogym.vector.utils import add_finals, add_info
+from protogym.spaces.utils import is_space_dtype_shape_equiv
+from protogym.vector.utils.infos import add_finals, add_info
 from protogym.vector.vector_env import (
     ActT,
     AutoresetMode,
@@ -35,40 +42,110 @@ from protogym.vector.vector_env import (
 __all__ = ["SyncVectorEnv"]
 
 
-def check_sub_env_spaces(
-    envs: Sequence[Env[Any, Any]], single_obs: Space[Any], single_act: Space[Any]
-) -> None:
-    """Every sub-env must share the first one's spaces, or batching is meaningless."""
-    for index, env in enumerate(envs):
-        if env.observation_space != single_obs:
-            raise ValueError(
-                f"sub-env {index} has observation space {env.observation_space}, but sub-env "
-                f"0 has {single_obs}; every sub-env of a vector env needs the same spaces"
+ObservationMode = str | tuple[Space[Any], Space[Any]]
+"""``"same"``, ``"different"``, or ``(observation_space, single_observation_space)``."""
+
+
+def batched_observation_spaces(
+    observation_mode: object, first: Space[Any], num_envs: int, owner: str
+) -> tuple[Space[Any], Space[Any]] | None:
+    """`(single, batched)` observation spaces for `observation_mode`, or None for
+    ``"different"`` (batched from every sub-env's space, which the caller collects).
+
+    ``"same"`` batches `first`, sub-env 0's space, `num_envs` times; a tuple gives both
+    spaces, the batched one first (Gymnasium's order).
+    """
+    if isinstance(observation_mode, tuple) and len(observation_mode) == 2:
+        batched, single = observation_mode
+        if not (isinstance(batched, Space) and isinstance(single, Space)):
+            raise TypeError(
+                f"{owner}(observation_mode=(observation_space, single_observation_space)) "
+                f"takes two spaces, got {type(batched).__name__} and {type(single).__name__}"
             )
-        if env.action_space != single_act:
-            raise ValueError(
-                f"sub-env {index} has action space {env.action_space}, but sub-env 0 has "
-                f"{single_act}; every sub-env of a vector env needs the same spaces"
+        return single, batched
+    if observation_mode == "same":
+        return first, batch_space(first, num_envs)
+    if observation_mode == "different":
+        return None
+    raise ValueError(
+        f"{owner}: observation_mode must be 'same', 'different' or a tuple "
+        f"(observation_space, single_observation_space), got {observation_mode!r}"
+    )
+
+
+def check_sub_env_spaces(
+    owner: str,
+    observation_mode: object,
+    spaces: Sequence[tuple[Space[Any], Space[Any]]],
+    single_obs: Space[Any],
+    single_act: Space[Any],
+) -> None:
+    """Every sub-env's `(observation_space, action_space)` must fit the batched spaces:
+    the same observation space (``"same"``) or one of the same shape and dtype (otherwise),
+    and the same action space. A `RuntimeError` names the first that does not."""
+    same = observation_mode == "same"
+    for index, (obs_space, act_space) in enumerate(spaces):
+        if same and obs_space != single_obs:
+            raise RuntimeError(
+                f"{owner}(..., observation_mode='same'): sub-env {index} has observation "
+                f"space {obs_space}, but single_observation_space is {single_obs}; the "
+                "sub-environments observation spaces are not equivalent. If this is "
+                "intentional, use `observation_mode='different'` instead (spaces of one "
+                "shape and dtype, different bounds)"
+            )
+        if not same and not is_space_dtype_shape_equiv(obs_space, single_obs):
+            raise RuntimeError(
+                f"{owner}: sub-env {index} has observation space {obs_space}, which differs "
+                f"in shape or dtype from single_observation_space {single_obs}; "
+                f"observation_mode={observation_mode!r} needs one shape and dtype"
+            )
+        if act_space != single_act:
+            raise RuntimeError(
+                f"{owner}: sub-env {index} has action space {act_space}, but sub-env 0 has "
+                f"{single_act}; every sub-env of a vector env needs the same action space"
             )
 
 
 def reset_mask_of(options: dict[str, Any] | None, num_envs: int) -> NDArray[np.bool_] | None:
-    """The validated ``options["reset_mask"]``, or None to reset every sub-env."""
+    """The validated ``options["reset_mask"]``, or None to reset every sub-env.
+
+    A mask that is not a bool array is a `TypeError`; one of the wrong shape, or with no
+    True entry, a `ValueError` (Gymnasium's classes).
+    """
     if not options or "reset_mask" not in options:
         return None
-    mask = np.asarray(options["reset_mask"])
-    if mask.dtype != np.bool_ or mask.shape != (num_envs,):
+    mask = options["reset_mask"]
+    if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+        got = f"dtype {mask.dtype}" if isinstance(mask, np.ndarray) else type(mask).__name__
+        raise TypeError(
+            f'options["reset_mask"] must be a numpy bool array of shape ({num_envs},), got '
+            f"{got}: {mask!r}"
+        )
+    if mask.shape != (num_envs,):
         raise ValueError(
-            f'options["reset_mask"] must be a bool array of shape ({num_envs},), got '
-            f"{mask.dtype} of shape {mask.shape}"
+            f'options["reset_mask"] must have shape ({num_envs},), one entry per sub-env, '
+            f"got shape {mask.shape}"
+        )
+    if not mask.any():
+        raise ValueError(
+            f'options["reset_mask"] has no True entry, so it would reset nothing: {mask}'
         )
     return mask
+
+
+def without_reset_mask(options: dict[str, Any]) -> dict[str, Any]:
+    """The reset options the sub-envs get: all but the vector env's own `reset_mask`."""
+    return {key: value for key, value in options.items() if key != "reset_mask"}
 
 
 class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     """Steps `len(env_fns)` sub-envs in sequence in the calling process.
 
     `copy=False` returns the internal observation batch, which the next step overwrites.
+    `observation_mode` says how the batched observation space is formed: ``"same"`` (every
+    sub-env has sub-env 0's space), ``"different"`` (spaces of one shape and dtype with
+    different bounds, batched with `batch_differing_spaces`), or a tuple
+    ``(observation_space, single_observation_space)`` given outright.
     """
 
     single_observation_space: Space[Any]
@@ -81,39 +158,41 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def __init__(
         self: SyncVectorEnv[Any, Any, SameStep],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
         copy: bool = True,
-        autoreset_mode: SameStep | Literal["same_step"] = ...,
+        observation_mode: ObservationMode = "same",
+        autoreset_mode: SameStep | Literal["SameStep", "same_step"] = ...,
     ) -> None: ...
     @overload
     def __init__(
         self: SyncVectorEnv[Any, Any, NextStep],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
         copy: bool = True,
-        autoreset_mode: NextStep | Literal["next_step"],
+        observation_mode: ObservationMode = "same",
+        *,
+        autoreset_mode: NextStep | Literal["NextStep", "next_step"],
     ) -> None: ...
     @overload
     def __init__(
         self: SyncVectorEnv[Any, Any, Disabled],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
         copy: bool = True,
-        autoreset_mode: Disabled | Literal["disabled"],
+        observation_mode: ObservationMode = "same",
+        *,
+        autoreset_mode: Disabled | Literal["Disabled", "disabled"],
     ) -> None: ...
     @overload
     def __init__(
         self: SyncVectorEnv[Any, Any, AutoresetMode],
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
         copy: bool = True,
-        autoreset_mode: AutoresetMode | str,
+        observation_mode: ObservationMode = "same",
+        autoreset_mode: AutoresetMode | str = ...,
     ) -> None: ...
     def __init__(
         self,
         env_fns: Iterable[Callable[[], Env[Any, Any]]],
-        *,
         copy: bool = True,
+        observation_mode: ObservationMode = "same",
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
     ) -> None:
         fns = list(env_fns)
@@ -126,16 +205,32 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 f"entries {not_callable} are not callable"
             )
         self._autoreset_mode = parse_autoreset_mode(autoreset_mode)
+        self.env_fns = fns
+        self.observation_mode = observation_mode
         self.envs: list[Env[Any, Any]] = [fn() for fn in fns]
         self.num_envs = len(self.envs)
         self.copy = copy
         first = self.envs[0]
         self.metadata = {**first.metadata, "autoreset_mode": self._autoreset_mode}
         self.render_mode = first.render_mode
-        self.single_observation_space = first.observation_space
+        spaces = batched_observation_spaces(
+            observation_mode, first.observation_space, self.num_envs, "SyncVectorEnv"
+        )
+        if spaces is None:
+            self.single_observation_space = first.observation_space
+            self.observation_space = batch_differing_spaces(
+                [env.observation_space for env in self.envs]
+            )
+        else:
+            self.single_observation_space, self.observation_space = spaces
         self.single_action_space = first.action_space
-        check_sub_env_spaces(self.envs, self.single_observation_space, self.single_action_space)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        check_sub_env_spaces(
+            "SyncVectorEnv",
+            observation_mode,
+            [(env.observation_space, env.action_space) for env in self.envs],
+            self.single_observation_space,
+            self.single_action_space,
+        )
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._observations: Any = create_empty_array(self.single_observation_space, self.num_envs)
         self._array_obs = isinstance(self._observations, np.ndarray)
@@ -156,7 +251,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         seeds = seeds_for(seed, self.num_envs)
         mask = reset_mask_of(options, self.num_envs)
         if mask is not None:
-            options = {k: v for k, v in options.items() if k != "reset_mask"}  # type: ignore[union-attr]
+            options = without_reset_mask(options)  # type: ignore[arg-type]
         infos: dict[str, Any] = {}
         obs_list: list[Any] = []
         if mask is not None and not self._array_obs:
@@ -194,16 +289,8 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         obs_list: list[Any] = []
         finals: list[tuple[int, Any, Any]] = []
         rows: Any = actions
-        if not isinstance(actions, np.ndarray):
-            try:
-                rows = list(iterate(self.action_space, actions))
-            except TypeError:
-                rows = ()
-        count = len(rows) if not isinstance(rows, np.ndarray) or rows.ndim else 0
-        if count != num_envs:
-            raise ValueError(
-                f"step() needs one action per sub-env ({num_envs}), got {count}: {actions!r}"
-            )
+        if not (isinstance(actions, np.ndarray) and actions.ndim and len(actions) == num_envs):
+            rows = action_rows(actions, self.action_space, num_envs)
         index = 0
         try:
             for index, (env, action) in enumerate(zip(self.envs, rows, strict=False)):
@@ -230,11 +317,19 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         except Exception as exc:
             exc.add_note(f"raised by sub-env {index} of {type(self).__name__}.step")
             raise
-        batch = self._batch(obs_list)
         if finals:
-            add_finals(infos, finals, batch, self.observation_space,
-                       self.single_observation_space, num_envs)
-        return batch, rewards, terminations, truncations, infos
+            add_finals(infos, finals, num_envs)
+        return self._batch(obs_list), rewards, terminations, truncations, infos
+
+    @property
+    def np_random_seed(self) -> tuple[int | None, ...]:  # type: ignore[override]
+        """The sub-envs' `np_random_seed`s, in order (Gymnasium's meaning for a vector env)."""
+        return self.get_attr("np_random_seed")
+
+    @property  # type: ignore[misc]
+    def np_random(self) -> tuple[np.random.Generator, ...]:  # type: ignore[override]
+        """The sub-envs' generators, in order."""
+        return self.get_attr("np_random")
 
     def _batch(self, obs_list: list[Any]) -> ObsT_co:
         if not self._array_obs:
@@ -278,10 +373,8 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         for env, value in zip(self.envs, values_per_env(values, self.num_envs), strict=True):
             set_sub_env_attr(env, name, value)
 
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
+    def close_extras(self, **kwargs: Any) -> None:
+        """Close every sub-env."""
         for env in self.envs:
             env.close()
 
@@ -297,6 +390,34 @@ def detached(observation: Any) -> Any:
     if isinstance(observation, np.ndarray):
         return observation.copy()
     return copy_module.deepcopy(observation)
+
+
+def action_rows(actions: Any, action_space: Space[Any], num_envs: int) -> Any:
+    """`actions` as something to zip with the sub-envs: an array, or a list of one action
+    each. One action per sub-env is required: a scalar is a `TypeError`, a batch of the
+    wrong length a `ValueError`."""
+    if isinstance(actions, np.ndarray):
+        if actions.ndim == 0:
+            raise TypeError(
+                f"step() takes a batch of {num_envs} actions (one per sub-env), got the "
+                f"single action {actions!r}"
+            )
+        count = len(actions)
+        rows: Any = actions
+    else:
+        try:
+            rows = list(iterate(action_space, actions))
+        except TypeError:
+            raise TypeError(
+                f"step() takes a batch of {num_envs} actions (one per sub-env) in "
+                f"{action_space}, got {actions!r}"
+            ) from None
+        count = len(rows)
+    if count != num_envs:
+        raise ValueError(
+            f"step() needs one action per sub-env ({num_envs}), got {count}: {actions!r}"
+        )
+    return rows
 
 
 def values_per_env(values: Any, num_envs: int) -> list[Any]:

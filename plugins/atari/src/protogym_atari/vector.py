@@ -321,11 +321,8 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         self._open_ale()
         return None
 
-    def close(self) -> None:
-        """Stop the worker threads and free the emulators; a second call does nothing."""
-        if self.closed:
-            return
-        self.closed = True
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the worker threads and free the emulators (`close` calls it once)."""
         self._started = False
         self._ale = None  # the C++ destructor joins the threads
 
@@ -455,25 +452,24 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         done: NDArray[np.bool_],
         restarted: NDArray[np.bool_],
     ) -> None:
-        """Same-step mode: the ended episodes' last observations, masked, as Sync gives.
+        """Same-step mode: the ended episodes' last observations and infos in Gymnasium's
+        layout, as Sync gives them (``final_obs``, an object array, and ``final_info``, a
+        batched info, with masks ``_final_obs`` and ``_final_info``).
 
         A restarted row's is the one ale-py kept before the reset; a row whose game goes on
         (a life lost with `life_loss_info`) ended on the observation it returns. ale-py
-        overwrites the ended episode's info with the new one's, so each `final_info` is an
-        empty dict.
+        overwrites the ended episode's info with the new one's, so the batched final info
+        has no keys.
         """
-        batch = self.batch_size
-        finals = np.empty(batch, dtype=object)
-        final_info = np.empty(batch, dtype=object)
+        finals = np.empty(self.batch_size, dtype=object)
         for row in np.flatnonzero(done).tolist():
             if restarted[row] and final_obs is not None:
                 finals[row] = final_obs[row]
             else:
                 finals[row] = observations[row].copy()
-            final_info[row] = {}
-        infos["final_observation"] = finals
-        infos["_final_observation"] = done
-        infos["final_info"] = final_info
+        infos["final_obs"] = finals
+        infos["_final_obs"] = done
+        infos["final_info"] = {}
         infos["_final_info"] = done.copy()
 
 

@@ -1,5 +1,5 @@
 """Batching sub-env infos into one dict of arrays with `_key` masks, as Gymnasium does, and
-the same-step autoreset's record of the episodes that ended."""
+the same-step autoreset's record of the episodes that ended (``final_obs``/``final_info``)."""
 
 from __future__ import annotations
 
@@ -95,38 +95,27 @@ def info_of(batched: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def add_finals(
-    infos: dict[str, Any],
-    finals: Sequence[tuple[int, Any, Any]],
-    observations: Any,
-    observation_space: Space[Any],
-    single_observation_space: Space[Any],
-    num_envs: int,
+    infos: dict[str, Any], finals: Sequence[tuple[int, Any, Any]], num_envs: int
 ) -> None:
-    """Record the episodes that ended in a same-step autoreset, in place.
+    """Record the episodes that ended in a same-step autoreset, in place, in Gymnasium 1.x's
+    layout.
 
-    `finals` holds `(index, last_observation, last_info)` of each sub-env that ended, and
-    `observations` is the batch the step returns (already holding the reset observations).
-    ``infos["final_observation"]`` is a batch like it in which each ended sub-env's row is
-    its last observation instead, so every row is what its sub-env showed before any
-    autoreset: one array to bootstrap values from, with no object array to stack.
-    ``infos["final_info"]`` batches the ended sub-envs' last infos as `infos` batches the
-    step's (arrays with `_key` masks, Gymnasium 1.x's layout); the masks
-    ``_final_observation`` and ``_final_info`` mark the sub-envs that ended.
+    `finals` holds `(index, last_observation, last_info)` of each sub-env that ended.
+    ``infos["final_obs"]`` is an object array of `num_envs` entries holding each ended
+    sub-env's last observation (None elsewhere); ``infos["final_info"]`` batches their last
+    infos as `infos` batches the step's (arrays with `_key` masks). The masks
+    ``_final_obs`` and ``_final_info`` mark the sub-envs that ended.
     """
+    final_obs = np.empty(num_envs, dtype=object)
     ended = np.zeros(num_envs, dtype=np.bool_)
     final_info: dict[str, Any] = {}
-    for index, _, info in finals:
+    for index, observation, info in finals:
+        final_obs[index] = observation
         ended[index] = True
         if info:
             add_info(final_info, info, index, num_envs)
-    infos["final_observation"] = with_rows(
-        observations,
-        [(index, observation) for index, observation, _ in finals],
-        observation_space,
-        single_observation_space,
-        num_envs,
-    )
-    infos["_final_observation"] = ended
+    infos["final_obs"] = final_obs
+    infos["_final_obs"] = ended
     infos["final_info"] = final_info
     infos["_final_info"] = ended.copy()
 

@@ -1,8 +1,13 @@
-"""Wrappers for vector envs: they transform whole batches, not one sub-env at a time.
+"""Wrappers for vector envs (Gymnasium's `gymnasium.wrappers.vector`): they transform whole
+batches, not one sub-env at a time.
 
-The array-conversion wrappers (`ArrayConversion`, `NumpyToTorch`, `TorchToNumpy`,
-`JaxToNumpy`, `NumpyToJax`, `JaxToTorch`, `TorchToJax`) load on first use, so importing this
-package needs neither torch nor jax.
+One module per concern, under Gymnasium's module names: `common` (episode statistics),
+`dict_info_to_list`, `rendering` (window and video), `stateful_observation` and
+`stateful_reward` (normalisation), `vectorize_observation`, `vectorize_action` and
+`vectorize_reward` (transforms, and single-env wrappers applied to every sub-env), and the
+array conversions. These (`ArrayConversion`, `NumpyToTorch`, `TorchToNumpy`, `JaxToNumpy`,
+`NumpyToJax`, `JaxToTorch`, `TorchToJax`) load on first use, so importing this package
+needs neither torch nor jax.
 """
 
 from __future__ import annotations
@@ -16,32 +21,45 @@ from protogym.vector.wrappers.base import (
     VectorRewardWrapper,
     VectorWrapper,
 )
-from protogym.vector.wrappers.stateful import (
-    NormalizeObservation,
-    NormalizeReward,
-    RecordEpisodeStatistics,
-)
-from protogym.vector.wrappers.transform import (
+from protogym.vector.wrappers.common import RecordEpisodeStatistics
+from protogym.vector.wrappers.dict_info_to_list import DictInfoToList
+from protogym.vector.wrappers.rendering import HumanRendering, RecordVideo
+from protogym.vector.wrappers.stateful_observation import NormalizeObservation
+from protogym.vector.wrappers.stateful_reward import NormalizeReward
+from protogym.vector.wrappers.vectorize_action import (
     ClipAction,
-    DtypeObservation,
-    FlattenObservation,
     RescaleAction,
     TransformAction,
+    VectorizeTransformAction,
+)
+from protogym.vector.wrappers.vectorize_observation import (
+    DtypeObservation,
+    FilterObservation,
+    FlattenObservation,
+    GrayscaleObservation,
+    RescaleObservation,
+    ReshapeObservation,
+    ResizeObservation,
     TransformObservation,
+    VectorizeTransformObservation,
+)
+from protogym.vector.wrappers.vectorize_reward import (
+    ClipReward,
     TransformReward,
+    VectorizeTransformReward,
 )
 
 if TYPE_CHECKING:
     from protogym.vector.wrappers.array_conversion import ArrayConversion
     from protogym.vector.wrappers.jax_to_numpy import JaxToNumpy, NumpyToJax
     from protogym.vector.wrappers.jax_to_torch import JaxToTorch, TorchToJax
-    from protogym.vector.wrappers.tensor import NumpyToTorch, TorchToNumpy
+    from protogym.vector.wrappers.numpy_to_torch import NumpyToTorch, TorchToNumpy
 
 # Wrapper name -> module (under protogym.vector.wrappers) that defines it, imported on first use.
 _LAZY_WRAPPERS = {
     "ArrayConversion": "array_conversion",
-    "NumpyToTorch": "tensor",
-    "TorchToNumpy": "tensor",
+    "NumpyToTorch": "numpy_to_torch",
+    "TorchToNumpy": "numpy_to_torch",
     "JaxToNumpy": "jax_to_numpy",
     "NumpyToJax": "jax_to_numpy",
     "JaxToTorch": "jax_to_torch",
@@ -51,8 +69,13 @@ _LAZY_WRAPPERS = {
 __all__ = [
     "ArrayConversion",
     "ClipAction",
+    "ClipReward",
+    "DictInfoToList",
     "DtypeObservation",
+    "FilterObservation",
     "FlattenObservation",
+    "GrayscaleObservation",
+    "HumanRendering",
     "JaxToNumpy",
     "JaxToTorch",
     "NormalizeObservation",
@@ -60,7 +83,11 @@ __all__ = [
     "NumpyToJax",
     "NumpyToTorch",
     "RecordEpisodeStatistics",
+    "RecordVideo",
     "RescaleAction",
+    "RescaleObservation",
+    "ReshapeObservation",
+    "ResizeObservation",
     "TorchToJax",
     "TorchToNumpy",
     "TransformAction",
@@ -70,6 +97,9 @@ __all__ = [
     "VectorObservationWrapper",
     "VectorRewardWrapper",
     "VectorWrapper",
+    "VectorizeTransformAction",
+    "VectorizeTransformObservation",
+    "VectorizeTransformReward",
 ]
 
 
@@ -80,3 +110,7 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f"protogym.vector.wrappers.{module}"), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

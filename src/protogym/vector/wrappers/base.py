@@ -8,17 +8,22 @@ forwarded value is replaced.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
+import numpy as np
 from typing_extensions import TypeVar
 
 from protogym.spaces.space import Space
+from protogym.vector.utils.infos import observation_of, with_rows
 from protogym.vector.vector_env import (
     AutoresetMode,
     VectorEnv,
     VectorEnvBase,
     VectorStepResult,
 )
+
+if TYPE_CHECKING:
+    from protogym.registration.env_spec import EnvSpec
 
 __all__ = [
     "VectorActionWrapper",
@@ -43,13 +48,16 @@ class VectorWrapper(VectorEnvBase[WObsT, WActT, AutoresetMode], Generic[WObsT, W
                 f"{type(env).__name__!r}; wrap single envs with protogym.wrappers instead"
             )
         self.env = env
-        self.num_envs = env.num_envs
         # Overrides set by subclasses that change a space; None forwards to `env`.
         self._observation_space: Space[WObsT] | None = None
         self._action_space: Space[WActT] | None = None
         self._single_observation_space: Space[Any] | None = None
         self._single_action_space: Space[Any] | None = None
         self._metadata: Mapping[str, Any] | None = None
+
+    @property
+    def num_envs(self) -> int:  # type: ignore[override]
+        return self.env.num_envs
 
     @property
     def observation_space(self) -> Space[WObsT]:
@@ -107,8 +115,32 @@ class VectorWrapper(VectorEnvBase[WObsT, WActT, AutoresetMode], Generic[WObsT, W
         )
 
     @property
+    def spec(self) -> EnvSpec | None:  # type: ignore[override]
+        return getattr(self.env, "spec", None)
+
+    @property
+    def closed(self) -> bool:
+        return bool(getattr(self.env, "closed", False))
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        setattr(self.env, "closed", value)  # noqa: B010 - not a member of the protocol
+
+    @property
     def autoreset_mode(self) -> AutoresetMode:
         return self.env.autoreset_mode  # type: ignore[no-any-return]
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return self.env.np_random  # type: ignore[attr-defined, no-any-return]
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self.env.np_random = value  # type: ignore[attr-defined]
+
+    @property
+    def np_random_seed(self) -> int | None:
+        return self.env.np_random_seed  # type: ignore[attr-defined, no-any-return]
 
     @property
     def unwrapped(self) -> Any:
@@ -129,8 +161,28 @@ class VectorWrapper(VectorEnvBase[WObsT, WActT, AutoresetMode], Generic[WObsT, W
     def render(self) -> Any:
         return self.env.render()
 
-    def close(self) -> None:
-        self.env.close()
+    def close(self, **kwargs: Any) -> None:
+        self.env.close(**kwargs)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        close_extras = getattr(self.env, "close_extras", None)
+        if close_extras is not None:
+            close_extras(**kwargs)
+
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether this wrapper or a vector env inside it has attribute `name`."""
+        if name in type(self).__dict__ or name in self.__dict__:
+            return True
+        has = getattr(self.env, "has_wrapper_attr", None)
+        return bool(has(name)) if has is not None else hasattr(self.env, name)
+
+    def get_wrapper_attr(self, name: str) -> Any:
+        """Attribute `name` of this wrapper, else of the first vector env inside that has it."""
+        try:
+            return object.__getattribute__(self, name)
+        except AttributeError:
+            get = getattr(self.env, "get_wrapper_attr", None)
+            return get(name) if get is not None else getattr(self.env, name)
 
     def __getattr__(self, name: str) -> Any:
         """Other attributes (`call`, `get_attr`, env parameters) come from the inner env."""
@@ -139,14 +191,15 @@ class VectorWrapper(VectorEnvBase[WObsT, WActT, AutoresetMode], Generic[WObsT, W
         return getattr(self.env, name)
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__}{self.env!r}>"
+        return f"<{type(self).__name__}, {self.env!r}>"
 
 
 class VectorObservationWrapper(VectorWrapper[WObsT, ActT, ObsT, ActT]):
     """Transforms every observation batch through `observations`.
 
-    Under same-step autoreset, the `info["final_observation"]` batch goes through the same
-    transform, so final and ordinary observations stay comparable.
+    Under same-step autoreset, the ended episodes' last observations in
+    ``info["final_obs"]`` are transformed too (Gymnasium refuses same-step envs instead),
+    so final and ordinary observations stay comparable; see `final_observations`.
     """
 
     def reset(
@@ -161,15 +214,33 @@ class VectorObservationWrapper(VectorWrapper[WObsT, ActT, ObsT, ActT]):
     def step(self, actions: ActT) -> VectorStepResult[WObsT]:
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
         transformed = self.observations(observations)
-        if "final_observation" in infos:
-            infos = self._transform_finals(infos)
+        if "final_obs" in infos:
+            finals = self.final_observations(infos["final_obs"], infos["_final_obs"],
+                                             observations)
+            infos = {**infos, "final_obs": finals}
         return transformed, rewards, terminations, truncations, infos
 
     def observations(self, observations: ObsT) -> WObsT:
         raise NotImplementedError(f"{type(self).__name__} must define observations()")
 
-    def _transform_finals(self, infos: dict[str, Any]) -> dict[str, Any]:
-        return {**infos, "final_observation": self.observations(infos["final_observation"])}
+    def final_observations(
+        self, final_obs: np.ndarray[Any, Any], ended: np.ndarray[Any, Any], observations: ObsT
+    ) -> np.ndarray[Any, Any]:
+        """The object array `final_obs` with each ended sub-env's entry transformed.
+
+        The default puts those last observations into a copy of this step's (untransformed)
+        batch, transforms that batch with `observations`, and reads their rows back.
+        Wrappers that keep statistics or can transform one observation override it.
+        """
+        rows = [(index, final_obs[index]) for index in np.flatnonzero(ended).tolist()]
+        inner = self.env
+        batch = with_rows(observations, rows, inner.observation_space,
+                          inner.single_observation_space, self.num_envs)
+        transformed = self.observations(batch)
+        result = np.empty(self.num_envs, dtype=object)
+        for index, _ in rows:
+            result[index] = observation_of(self.single_observation_space, transformed, index)
+        return result
 
 
 class VectorActionWrapper(VectorWrapper[ObsT, WActT, ObsT, ActT]):

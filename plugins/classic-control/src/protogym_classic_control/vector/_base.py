@@ -120,6 +120,12 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
         """The seed (or OS entropy) of every sub-env's generator, to reproduce a run."""
         return tuple(self._seeds)
 
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:  # type: ignore[override]
+        """Every sub-env's seed, as `SyncVectorEnv.np_random_seed` gives them (each sub-env
+        has its own generator, like the single env it follows); empty before `reset`."""
+        return tuple(self._seeds)
+
     # -- hooks -------------------------------------------------------------------------
 
     def _reset_rows(
@@ -218,14 +224,17 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             done = np.logical_or(terminated, truncated)
             rows = done.nonzero()[0]
             if len(rows):
-                # The batch observed before the resets is the final-observation batch
-                # (every row as it was before any autoreset); the resets get a fresh one.
-                # Sub-envs here report no info, so the batched final info has no keys.
+                # The ended sub-envs' last observations are their rows of the batch observed
+                # before the resets (Gymnasium's layout: an object array, one array per
+                # ended sub-env); the resets get a fresh batch. Sub-envs here report no
+                # info, so the batched final info has no keys.
+                final_obs = np.empty(self.num_envs, dtype=object)
+                final_obs[rows] = np.fromiter(observations[rows], dtype=object, count=len(rows))
                 self._reset_rows(rows, self._draw(rows), None)
                 started_at[rows] = tick
                 infos = {
-                    "final_observation": observations,
-                    "_final_observation": done,
+                    "final_obs": final_obs,
+                    "_final_obs": done,
                     "final_info": {},
                     "_final_info": done.copy(),
                 }
@@ -311,10 +320,8 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             return result
         return (result,) * self.num_envs
 
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
+    def close_extras(self, **kwargs: Any) -> None:
+        """Drop the state and the renderer (`close` calls it once)."""
         self._started = False
         if self._renderer is not None:
             self._renderer.close()

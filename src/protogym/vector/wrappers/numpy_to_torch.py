@@ -7,7 +7,7 @@ from typing import Any
 
 from protogym.vector.vector_env import VectorEnv
 from protogym.vector.wrappers.array_conversion import ArrayConversion
-from protogym.wrappers.tensor import Device
+from protogym.wrappers.numpy_to_torch import Device
 
 __all__ = ["NumpyToTorch", "TorchToNumpy"]
 
