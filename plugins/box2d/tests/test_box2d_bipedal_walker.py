@@ -101,7 +101,7 @@ def test_the_terrain_only_lidar_reads_what_box2d_reads_in_the_walkers_world(
                 ray.fraction = 1.0
                 angle = 1.5 * i / 10.0
                 end = (x + math.sin(angle) * LIDAR_RANGE, y - math.cos(angle) * LIDAR_RANGE)
-                env._world.RayCast(ray, (x, y), end)
+                env.world.RayCast(ray, (x, y), end)
                 theirs.append(ray.fraction)
             assert ours == theirs
 

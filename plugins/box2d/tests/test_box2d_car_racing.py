@@ -73,10 +73,12 @@ def test_episodes_match_gymnasiums_exactly(case: dict[str, Any]) -> None:
         else:
             obs, _ = env.reset(options=case.get("second_reset"))
         np.testing.assert_array_equal(np.array(env.track), golden["track"])
-        np.testing.assert_array_equal(env._road, golden["road"])
-        np.testing.assert_array_equal(env._road_colours, golden["road_colours"])
+        np.testing.assert_array_equal([corners for corners, _ in env.road_poly], golden["road"])
         np.testing.assert_array_equal(
-            [env.road_colour, env.background_colour, env.grass_colour], golden["colours"]
+            [colour for _, colour in env.road_poly], golden["road_colours"]
+        )
+        np.testing.assert_array_equal(
+            [env.road_color, env.bg_color, env.grass_color], golden["colours"]
         )
         full_frames = dict(zip(golden["frame_steps"].tolist(), golden["frames"], strict=True))
         rgb_frames = dict(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 import statistics
 import warnings
 from pathlib import Path
@@ -111,8 +112,8 @@ def test_bad_input_says_what_was_wrong() -> None:
         env.step(4)
     with pytest.raises(ValueError, match="gravity must be between -12 and 0"):
         LunarLanderEnv(gravity=-15.0)
-    with pytest.raises(ValueError, match="wind_power must be >= 0"):
-        LunarLanderEnv(wind_power=-1.0)
+    with pytest.raises(AssertionError):  # the class Gymnasium's check raises
+        LunarLanderEnv(gravity=0.0)
     with pytest.raises(ValueError, match="does not support render_mode='ansi'"):
         LunarLanderEnv(render_mode="ansi")
     continuous = LunarLanderEnv(continuous=True)
@@ -126,3 +127,19 @@ def test_bad_input_says_what_was_wrong() -> None:
 def test_protogym_play_keys_fire_the_engines() -> None:
     keys = LunarLanderEnv().get_keys_to_action()
     assert keys["w"] == 2 and keys["a"] == 1 and keys["d"] == 3 and keys[()] == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "warning"),
+    [
+        ({"wind_power": -1.0}, "wind_power=-1.0 is outside the tuned range [0, 20]"),
+        ({"wind_power": 25.0}, "wind_power=25.0 is outside the tuned range [0, 20]"),
+        ({"turbulence_power": 3.0}, "turbulence_power=3.0 is outside the tuned range [0, 2]"),
+    ],
+)
+def test_untuned_wind_warns_and_still_blows(kwargs: dict[str, float], warning: str) -> None:
+    with pytest.warns(UserWarning, match=re.escape(warning)):
+        env = LunarLanderEnv(enable_wind=True, **kwargs)
+    env.reset(seed=0)
+    assert env.wind_idx != 0 and env.torque_idx != 0
+    env.step(0)

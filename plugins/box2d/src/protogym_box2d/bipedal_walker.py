@@ -49,7 +49,12 @@ except ImportError as error:  # pragma: no cover - exercised without the engine
         '"protogym-box2d" (it depends on box2d==2.3.10)'
     ) from error
 
-__all__ = ["BipedalWalkerEnv"]
+__all__ = [
+    "BipedalWalker",
+    "BipedalWalkerEnv",
+    "BipedalWalkerHardcore",
+    "ContactDetector",
+]
 
 FPS = 50
 SCALE = 30.0
@@ -84,6 +89,7 @@ _STAND_STILL = np.zeros(4, dtype=np.float32)  # the step that reset() takes
 _RENDER_MARGIN = 600  # pixels drawn left of the view; wider than any cloud, stair or leg
 _FLOAT32 = struct.Struct("<f")
 _FLOAT32X4 = struct.Struct("<4f")
+_float32, _float64 = np.float32, np.float64
 # Where each lidar ray points, from straight down (0) to 1.35 rad forward, times its range.
 _LIDAR_REACH = tuple(
     (math.sin(1.5 * i / 10.0) * LIDAR_RANGE, math.cos(1.5 * i / 10.0) * LIDAR_RANGE)
@@ -126,7 +132,7 @@ _LOWER_LEG_FIXTURE = fixtureDef(
 )
 
 
-class _Contacts(contactListener):
+class ContactDetector(contactListener):
     """Ends the episode when the hull touches the ground, and tracks each foot's contact.
 
     Bodies are told apart by their hash (their address in Box2D), one C call each, instead
@@ -141,9 +147,11 @@ class _Contacts(contactListener):
         for body in (contact.fixtureA.body, contact.fixtureB.body):
             key = hash(body)
             if key == env._hull_key:
-                env._game_over = True
+                env.game_over = True
             elif key in env._feet:
-                env._foot_contact[env._feet[key]] = True
+                foot = env._feet[key]
+                env._foot_contact[foot] = True
+                env.legs[2 * foot + 1].ground_contact = True
 
     def EndContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
         env = self.env
@@ -151,6 +159,7 @@ class _Contacts(contactListener):
             foot = env._feet.get(hash(body))
             if foot is not None:
                 env._foot_contact[foot] = False
+                env.legs[2 * foot + 1].ground_contact = False
 
 
 class _TerrainDefinitions:
@@ -235,28 +244,36 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         self.hardcore = bool(hardcore)
         self.observation_space = Box(_OBS_LOW, _OBS_HIGH)
         self.action_space = Box(-1.0, 1.0, (4,), np.float32)
-        self._world: Any = None
+        self.world: Any = None
         self._definitions: Any = None
-        self._terrain: list[Any] = []
-        self._hull: Any = None
-        self._legs: list[Any] = []
-        self._joints: list[Any] = []
+        self.terrain: list[Any] = []
+        # the ground's outline: its x and height at each terrain step
+        self.terrain_x: list[float] = []
+        self.terrain_y: list[float] = []
+        self.hull: Any = None
+        self.legs: list[Any] = []
+        self.joints: list[Any] = []
         self._hull_key = 0  # the hull's hash, and each lower leg's with its foot's index
         self._feet: dict[int, int] = {}
         self._foot_contact = [False, False]
-        self._game_over = False
-        self._previous_shaping: float | None = None
+        self.game_over = False
+        self.prev_shaping: float | None = None
         self._lidar: _Lidar | None = None
         self.scroll = 0.0
         # for rendering: the ground's outline, the clouds, and which lidar ray to draw next
         self._ground: list[tuple[float, float, float, float]] = []
-        self._clouds: list[tuple[list[tuple[float, float]], float, float]] = []
-        self._lidar_frame = 0
+        self.cloud_poly: list[tuple[list[tuple[float, float]], float, float]] = []
+        self.lidar_render = 0
         self._lidar_ends: list[tuple[float, float]] = []  # where each ray stopped, for drawing
         self._lidar_start = (0.0, 0.0)
         self._terrain_paths: list[tuple[list[list[tuple[float, float]]], float, float]] = []
         self._window: Any = None
         self._clock: Any = None
+
+    @property
+    def drawlist(self) -> list[Any]:
+        """The bodies drawn each frame: the terrain, the legs, then the hull."""
+        return [*self.terrain, *self.legs] + ([] if self.hull is None else [self.hull])
 
     # -- episodes ----------------------------------------------------------------------
 
@@ -265,16 +282,16 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         self._destroy()
-        if self._world is None:
-            self._world = Box2D.b2World()
+        if self.world is None:
+            self.world = Box2D.b2World()
             self._definitions = _TerrainDefinitions()
-        self._world.contactListener_keepref = _Contacts(self)
-        self._world.contactListener = self._world.contactListener_keepref
-        self._game_over = False
+        self.world.contactListener_keepref = ContactDetector(self)
+        self.world.contactListener = self.world.contactListener_keepref
+        self.game_over = False
         self._foot_contact = [False, False]
-        self._previous_shaping = None
+        self.prev_shaping = None
         self.scroll = 0.0
-        self._lidar_frame = 0
+        self.lidar_render = 0
         self._lidar_ends = []
         self._terrain_paths = []
 
@@ -283,29 +300,31 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         rng = self.np_random
         start_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
         start_y = TERRAIN_HEIGHT + 2 * LEG_H
-        hull = self._world.CreateDynamicBody(position=(start_x, start_y), fixtures=_HULL_FIXTURE)
-        hull.colours = _HULL_COLOURS
+        hull = self.world.CreateDynamicBody(position=(start_x, start_y), fixtures=_HULL_FIXTURE)
+        hull.color1, hull.color2 = _HULL_COLOURS
         hull.ApplyForceToCenter((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
-        self._hull = hull
+        self.hull = hull
         self._hull_key, self._feet = hash(hull), {}
         for side in (-1, +1):
-            upper = self._world.CreateDynamicBody(
+            upper = self.world.CreateDynamicBody(
                 position=(start_x, start_y - LEG_H / 2 - LEG_DOWN),
                 angle=side * 0.05,
                 fixtures=_UPPER_LEG_FIXTURE,
             )
-            upper.colours = _leg_colours(side)
+            upper.color1, upper.color2 = _leg_colours(side)
+            upper.ground_contact = False
             hip = self._joint(hull, upper, (0, LEG_DOWN), side, (-0.8, 1.1))
-            lower = self._world.CreateDynamicBody(
+            lower = self.world.CreateDynamicBody(
                 position=(start_x, start_y - LEG_H * 3 / 2 - LEG_DOWN),
                 angle=side * 0.05,
                 fixtures=_LOWER_LEG_FIXTURE,
             )
-            lower.colours = _leg_colours(side)
+            lower.color1, lower.color2 = _leg_colours(side)
+            lower.ground_contact = False
             knee = self._joint(upper, lower, (0, -LEG_H / 2), 1, (-1.6, -0.1))
             self._feet[hash(lower)] = len(self._feet)
-            self._legs += [upper, lower]
-            self._joints += [hip, knee]
+            self.legs += [upper, lower]
+            self.joints += [hip, knee]
         if self.render_mode == "human":
             self.render()
         obs, *_ = self.step(_STAND_STILL)
@@ -320,7 +339,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         limits: tuple[float, float],
     ) -> Any:
         """A motorised revolute joint from `anchor` on `parent` to the top of `child`."""
-        return self._world.CreateJoint(
+        return self.world.CreateJoint(
             revoluteJointDef(
                 bodyA=parent,
                 bodyB=child,
@@ -408,13 +427,13 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                     state = _GRASS
                 first = True
 
-        create_body, definitions = self._world.CreateBody, self._definitions
+        create_body, definitions = self.world.CreateBody, self._definitions
         obstacles = []
         for polygon in polygons:
             definitions.polygon_shape.vertices = polygon
             obstacle = create_body(definitions.body)
             obstacle.CreateFixture(definitions.polygon)
-            obstacle.colours = _OBSTACLE_COLOURS
+            obstacle.color1, obstacle.color2 = _OBSTACLE_COLOURS
             obstacles.append(obstacle)
         edges = []
         self._ground = []
@@ -423,12 +442,13 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             definitions.edge_shape.vertices = [left, right]
             edge = create_body(definitions.body)
             edge.CreateFixture(definitions.edge)
-            edge.colours = ((76, 255 if i % 2 == 0 else 204, 76),) * 2
+            edge.color1, edge.color2 = ((76, 255 if i % 2 == 0 else 204, 76),) * 2
             edges.append(edge)
             self._ground.append((*left, *right))
         # The reference keeps its terrain list last-made first: the order bodies are destroyed
         # in (which shapes the next episode's contact order) and drawn in.
-        self._terrain = [*reversed(edges), *reversed(obstacles)]
+        self.terrain = [*reversed(edges), *reversed(obstacles)]
+        self.terrain_x, self.terrain_y = xs, ys
         if self._lidar is None:
             self._lidar = _Lidar()
         self._lidar.set_terrain(list(zip(xs, ys, strict=True)), polygons)
@@ -437,7 +457,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         """Ten five-point clouds for the background; drawn even when nothing is rendered,
         since they take their turn in `np_random` before the initial push."""
         rng = self.np_random
-        self._clouds = []
+        self.cloud_poly = []
         for _ in range(TERRAIN_LENGTH // 20):
             x = rng.uniform(0, TERRAIN_LENGTH) * TERRAIN_STEP
             y = VIEWPORT_H / SCALE * 3 / 4
@@ -449,10 +469,10 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                 py += rng.uniform(0, 5 * TERRAIN_STEP)
                 points.append((px, py))
             xs = [px for px, _ in points]
-            self._clouds.append((points, min(xs), max(xs)))
+            self.cloud_poly.append((points, min(xs), max(xs)))
 
     def step(self, action: Action) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        hull = self._hull
+        hull = self.hull
         if hull is None:
             raise ResetNeeded(
                 "BipedalWalkerEnv.step() was called before reset(); call reset() first"
@@ -474,7 +494,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             min(abs(a2), 1.0),
             min(abs(a3), 1.0),
         )
-        hip0, knee0, hip1, knee1 = self._joints
+        hip0, knee0, hip1, knee1 = self.joints
         hip0.motorSpeed = SPEED_HIP * _sign(a0)
         hip0.maxMotorTorque = MOTORS_TORQUE * m0
         knee0.motorSpeed = SPEED_KNEE * _sign(a1)
@@ -484,7 +504,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         knee1.motorSpeed = SPEED_KNEE * _sign(a3)
         knee1.maxMotorTorque = MOTORS_TORQUE * m3
 
-        world = self._world
+        world = self.world
         world.Step(1.0 / FPS, 6 * 30, 2 * 30)
         position = hull.position
         x, y = position.x, position.y
@@ -516,11 +536,15 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
         self.scroll = x - VIEWPORT_W / SCALE / 5
 
         shaping = 130 * x / SCALE - 5.0 * abs(angle)
-        reward = 0.0 if self._previous_shaping is None else shaping - self._previous_shaping
-        self._previous_shaping = shaping
+        reward = 0.0 if self.prev_shaping is None else shaping - self.prev_shaping
+        self.prev_shaping = shaping
+        # The reward's type is Gymnasium's: numpy's float of the action's precision, and the
+        # fall penalty below a Python int.
+        typed_reward: SupportsFloat
         if values.dtype != np.float32:
             for magnitude in (m0, m1, m2, m3):
                 reward -= _ENERGY_COST * magnitude
+            typed_reward = _float64(reward)
         else:
             # the reference's numpy arithmetic on a float32 action stays in float32
             reward = _round32(reward)
@@ -533,25 +557,26 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
                 )
             ):
                 reward = _round32(reward - cost)
+            typed_reward = _float32(reward)
 
         terminated = False
-        if self._game_over or x < 0:
-            reward, terminated = -100.0, True
+        if self.game_over or x < 0:
+            typed_reward, terminated = -100, True
         if x > FINISH_X:
             terminated = True
         if self.render_mode == "human":
             self.render()
-        return np.array(state, dtype=np.float32), reward, terminated, False, {}
+        return np.array(state, dtype=np.float32), typed_reward, terminated, False, {}
 
     def _destroy(self) -> None:
-        if not self._terrain:
+        if not self.terrain:
             return
-        world = self._world
+        world = self.world
         world.contactListener = None
-        for body in (*self._terrain, self._hull, *self._legs):
+        for body in (*self.terrain, self.hull, *self.legs):
             world.DestroyBody(body)
-        self._terrain, self._legs, self._joints = [], [], []
-        self._hull = None
+        self.terrain, self.legs, self.joints = [], [], []
+        self.hull = None
         self._feet = {}
 
     # -- pickling: Box2D objects do not pickle, so a copy starts before its first reset ---
@@ -559,12 +584,12 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.update(
-            _world=None,
+            world=None,
             _definitions=None,
-            _terrain=[],
-            _hull=None,
-            _legs=[],
-            _joints=[],
+            terrain=[],
+            hull=None,
+            legs=[],
+            joints=[],
             _feet={},
             _lidar=None,
             _terrain_paths=[],
@@ -581,7 +606,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
 
             warn_without_render_mode(self)
             return None
-        if self._hull is None:
+        if self.hull is None:
             raise ResetNeeded(
                 "BipedalWalkerEnv.render() was called before reset(); call reset() first"
             )
@@ -608,7 +633,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             (sky_x, VIEWPORT_H),
         ]
         pygame.draw.polygon(surface, color=_SKY_COLOUR, points=shifted(sky))
-        for points, x_min, x_max in self._clouds:
+        for points, x_min, x_max in self.cloud_poly:
             if x_max < scroll / 2 or x_min > scroll / 2 + VIEWPORT_W / SCALE:
                 continue
             cloud = shifted((px * SCALE + scroll * SCALE / 2, py * SCALE) for px, py in points)
@@ -628,8 +653,8 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             pygame.draw.polygon(surface, color=_GROUND_COLOUR, points=ground)
             gfxdraw.aapolygon(surface, ground, _GROUND_COLOUR)
 
-        self._lidar_frame = (self._lidar_frame + 1) % 100
-        sweep = self._lidar_frame  # one ray per frame, out and back over 20 frames
+        self.lidar_render = (self.lidar_render + 1) % 100
+        sweep = self.lidar_render  # one ray per frame, out and back over 20 frames
         if sweep < 20 and self._lidar_ends:
             start_x, start_y = self._lidar_start
             end_x, end_y = self._lidar_ends[sweep if sweep < 10 else 19 - sweep]
@@ -642,13 +667,13 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
             )
 
         if not self._terrain_paths:
-            self._terrain_paths = [_outline(body) for body in self._terrain]
+            self._terrain_paths = [_outline(body) for body in self.terrain]
         right = left + surface.get_width()
-        for (paths, x_min, x_max), body in zip(self._terrain_paths, self._terrain, strict=True):
+        for (paths, x_min, x_max), body in zip(self._terrain_paths, self.terrain, strict=True):
             if x_min <= right and x_max >= left:
-                _draw_body(surface, draw, paths, body.colours, left)
-        for body in (*self._legs, self._hull):
-            _draw_body(surface, draw, _outline(body)[0], body.colours, left)
+                _draw_body(surface, draw, paths, (body.color1, body.color2), left)
+        for body in (*self.legs, self.hull):
+            _draw_body(surface, draw, _outline(body)[0], (body.color1, body.color2), left)
 
         pole_x = TERRAIN_STEP * 3 * SCALE - left
         pole_bottom = TERRAIN_HEIGHT * SCALE
@@ -678,6 +703,23 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
 
             draw.close_window()
             self._window = self._clock = None
+
+
+
+BipedalWalker = BipedalWalkerEnv
+"""Gymnasium's name for the class."""
+
+
+class BipedalWalkerHardcore(BipedalWalkerEnv):
+    """The walker on hardcore terrain (stumps, stairs and pits), as
+    ``BipedalWalkerHardcore-v3`` makes it.
+
+    Gymnasium's class of this name only raises, pointing to ``make(..., hardcore=True)``;
+    this one builds the env.
+    """
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode, hardcore=True)
 
 
 def _outline(body: Any) -> tuple[list[list[tuple[float, float]]], float, float]:

@@ -43,9 +43,9 @@ except ImportError as error:  # pragma: no cover - exercised without the extra
         '"protogym-box2d[render]"'
     ) from error
 from protogym_box2d.racing_car import RacingCar, Wheel
-from protogym_box2d.racing_track import PLAYFIELD, Track, generate_track
+from protogym_box2d.racing_track import PLAYFIELD, START_ALPHA, Track, generate_track
 
-__all__ = ["CarRacingEnv"]
+__all__ = ["CarRacing", "CarRacingEnv", "FrictionDetector"]
 
 FPS = 50
 Observation = NDArray[np.uint8]
@@ -75,7 +75,7 @@ class _Tile:
         self.visited = False
 
 
-class _TileContacts(contactListener):
+class FrictionDetector(contactListener):
     """Tells the env when a wheel (or the hull) starts or stops touching a road tile."""
 
     def __init__(self, env: CarRacingEnv) -> None:
@@ -92,9 +92,12 @@ class _TileContacts(contactListener):
 class CarRacingEnv(protogym.Env[Observation, Action]):
     """Race around the track; see the module docstring for spaces, actions and rewards.
 
-    After a reset, `track` lists the track's points (polar angle, heading, x, y) as the
-    reference's `track` does, `car` is the `RacingCar`, and `tile_visited_count` counts
-    the tiles touched so far.
+    The attributes carry Gymnasium's names and meaning. After a reset, `track` lists the
+    track's points (polar angle, heading, x, y), `road` the tiles' Box2D bodies and
+    `road_poly` their drawn polygons and colours, `car` is the `RacingCar`, and
+    `tile_visited_count` counts the tiles touched so far; `reward` is the episode's running
+    return, `t` its time in seconds, `state` the last observation, and `road_color`,
+    `bg_color` and `grass_color` the colours (new ones each reset with `domain_randomize`).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -104,6 +107,7 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
     observation_space: Box
     action_space: Box | Discrete
     render_mode: str | None
+    start_alpha = START_ALPHA  # the polar angle of the start line, in radians
 
     def __init__(
         self,
@@ -136,36 +140,44 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
             if self.continuous
             else Discrete(5)
         )
-        self.road_colour: NDArray[Any] = _ROAD_COLOUR
-        self.background_colour: NDArray[Any] = _BACKGROUND_COLOUR
-        self.grass_colour: NDArray[Any] = _GRASS_COLOUR
+        self.road_color: NDArray[Any] = _ROAD_COLOUR
+        self.bg_color: NDArray[Any] = _BACKGROUND_COLOUR
+        self.grass_color: NDArray[Any] = _GRASS_COLOUR
         if self.domain_randomize:
             self._randomize_colours()
         self.track: list[tuple[float, float, float, float]] = []
         self.car: RacingCar | None = None
         self.tile_visited_count = 0
-        self._world: Any = None
-        self._tile_bodies: list[Any] = []
+        self.world: Any = None
+        self.road: list[Any] = []
         # pybox2d drops its reference to a body's userData before the body's last contacts
         # end, so the env holds the tiles until their bodies are gone.
         self._tiles: list[_Tile] = []
-        self._road: NDArray[np.float64] = np.empty((0, 4, 2))
+        self._road_polygons: NDArray[np.float64] = np.empty((0, 4, 2))
         self._road_colours: list[tuple[int, int, int]] = []
-        self._return = self._previous_return = 0.0
-        self._time = 0.0
-        self._new_lap = False
-        self._observation: Observation | None = None
+        self.reward = self.prev_reward = 0.0
+        self.t = 0.0
+        self.new_lap = False
+        self.state: Observation | None = None
         self._background_ints = self._grass_ints = (0, 0, 0)  # drawing colours, set by reset
         self._canvas: canvas.RacingCanvas | None = None
         self._window: Any = None
         self._clock: Any = None
 
+    @property
+    def road_poly(self) -> list[tuple[list[tuple[float, float]], tuple[int, int, int]]]:
+        """The road as drawn: each tile's (and kerb's) corners, with its colour."""
+        return [
+            ([(float(x), float(y)) for x, y in corners], colour)
+            for corners, colour in zip(self._road_polygons, self._road_colours, strict=True)
+        ]
+
     def _randomize_colours(self) -> None:
         rng = self.np_random
-        self.road_colour = rng.uniform(0, 210, size=3)
-        self.background_colour = rng.uniform(0, 210, size=3)
-        self.grass_colour = self.background_colour.copy()
-        self.grass_colour[rng.integers(3)] += 20
+        self.road_color = rng.uniform(0, 210, size=3)
+        self.bg_color = rng.uniform(0, 210, size=3)
+        self.grass_color = self.bg_color.copy()
+        self.grass_color[rng.integers(3)] += 20
 
     # -- episodes ----------------------------------------------------------------------
 
@@ -180,14 +192,14 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
                 "domain_randomize=True"
             )
         self._destroy()
-        if self._world is None:
-            self._world = Box2D.b2World((0, 0))
-            self._world.contactListener_keepref = _TileContacts(self)
-            self._world.contactListener = self._world.contactListener_keepref
-        self._return = self._previous_return = 0.0
+        if self.world is None:
+            self.world = Box2D.b2World((0, 0))
+            self.world.contactListener_keepref = FrictionDetector(self)
+            self.world.contactListener = self.world.contactListener_keepref
+        self.reward = self.prev_reward = 0.0
         self.tile_visited_count = 0
-        self._time = 0.0
-        self._new_lap = False
+        self.t = 0.0
+        self.new_lap = False
         if randomize:
             self._randomize_colours()
         track = generate_track(self.np_random)
@@ -198,9 +210,9 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         if self.verbose:
             print(f"CarRacing: a track of {len(track.points)} tiles")
         self._build_road(track)
-        self._background_ints = _whole(self.background_colour)
-        self._grass_ints = _whole(self.grass_colour)
-        self.car = RacingCar(self._world, *track.points[0][1:4])
+        self._background_ints = _whole(self.bg_color)
+        self._grass_ints = _whole(self.grass_color)
+        self.car = RacingCar(self.world, *track.points[0][1:4])
         if self.render_mode == "human":
             self.render()
         obs, *_ = self._advance(self.car, acted=False)
@@ -209,25 +221,25 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
     def _build_road(self, track: Track) -> None:
         """The tiles' sensor bodies, and the road's polygons in drawing order."""
         self.track = track.points
-        road_colour = self.road_colour
+        road_color = self.road_color
         kerbs = {index: (quad, colour) for index, quad, colour in track.kerbs}
         polygons: list[Any] = []
         colours: list[tuple[int, int, int]] = []
         for index, quad in enumerate(track.tiles):
-            body = self._world.CreateStaticBody(
+            body = self.world.CreateStaticBody(
                 fixtures=fixtureDef(shape=polygonShape(vertices=quad))
             )
             tile = _Tile(index, len(polygons))
             body.userData = tile
             body.fixtures[0].sensor = True
-            self._tile_bodies.append(body)
+            self.road.append(body)
             self._tiles.append(tile)
             polygons.append(quad)
-            colours.append(_whole(road_colour + 0.01 * (index % 3) * 255))
+            colours.append(_whole(road_color + 0.01 * (index % 3) * 255))
             if index in kerbs:
                 polygons.append(kerbs[index][0])
                 colours.append(kerbs[index][1])
-        self._road = np.array(polygons, dtype=np.float64)
+        self._road_polygons = np.array(polygons, dtype=np.float64)
         self._road_colours = colours
 
     def _touch(self, a: Any, b: Any, begin: bool) -> None:
@@ -238,7 +250,7 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
             tile, other = b, a
         else:
             return
-        self._road_colours[tile.polygon] = _whole(self.road_colour)  # as the reference does
+        self._road_colours[tile.polygon] = _whole(self.road_color)  # as the reference does
         if not isinstance(other, Wheel):
             return
         if not begin:
@@ -247,13 +259,13 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         other.tiles.add(tile)
         if not tile.visited:
             tile.visited = True
-            self._return += 1000.0 / len(self.track)
+            self.reward += 1000.0 / len(self.track)
             self.tile_visited_count += 1
             if (
                 tile.index == 0
                 and self.tile_visited_count / len(self.track) > self.lap_complete_percent
             ):
-                self._new_lap = True
+                self.new_lap = True
 
     def step(self, action: Action) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         car = self.car
@@ -291,28 +303,28 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
 
     def _advance(
         self, car: RacingCar, acted: bool
-    ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """One physics step and its picture; the reward only counts for steps that acted
         (reset runs one step that does not)."""
         car.step(1.0 / FPS)
-        self._world.Step(1.0 / FPS, 6 * 30, 2 * 30)
-        self._time += 1.0 / FPS
-        obs = self._observation = self._state_pixels(car)
-        reward = 0.0
+        self.world.Step(1.0 / FPS, 6 * 30, 2 * 30)
+        self.t += 1.0 / FPS
+        obs = self.state = self._state_pixels(car)
+        reward: SupportsFloat = 0.0
         terminated = False
         info: dict[str, Any] = {}
         if acted:
-            self._return -= 0.1
-            reward = self._return - self._previous_return
-            self._previous_return = self._return
-            if self.tile_visited_count == len(self.track) or self._new_lap:
+            self.reward -= 0.1
+            reward = self.reward - self.prev_reward
+            self.prev_reward = self.reward
+            if self.tile_visited_count == len(self.track) or self.new_lap:
                 terminated = True
                 info["lap_finished"] = True
             x, y = car.hull.position
             if abs(x) > PLAYFIELD or abs(y) > PLAYFIELD:
                 terminated = True
                 info["lap_finished"] = False
-                reward = -100.0
+                reward = -100  # a Python int, as Gymnasium returns it
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, False, info
@@ -320,11 +332,11 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
     def _destroy(self) -> None:
         if self.car is None:
             return
-        for body in self._tile_bodies:
-            self._world.DestroyBody(body)
+        for body in self.road:
+            self.world.DestroyBody(body)
         self.car.destroy()
         self.car = None
-        self._tile_bodies = []
+        self.road = []
         self._tiles = []
 
     # -- pickling: Box2D and pygame objects do not pickle, so a copy starts before its first
@@ -333,11 +345,11 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.update(
-            _world=None,
+            world=None,
             car=None,
-            _tile_bodies=[],
+            road=[],
             _tiles=[],
-            _observation=None,
+            state=None,
             _canvas=None,
             _window=None,
             _clock=None,
@@ -349,10 +361,10 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
     def _scene(self, car: RacingCar) -> canvas.Scene:
         x, y = car.hull.position
         return canvas.Scene(
-            canvas.Camera.following(x, y, car.hull.angle, self._time),
+            canvas.Camera.following(x, y, car.hull.angle, self.t),
             self._background_ints,
             self._grass_ints,
-            self._road,
+            self._road_polygons,
             self._road_colours,
         )
 
@@ -363,7 +375,7 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
 
     def _state_pixels(self, car: RacingCar) -> Observation:
         painter = self._canvas_ready()
-        frame = painter.draw(self._scene(car), car, self._return, skid_marks=False)
+        frame = painter.draw(self._scene(car), car, self.reward, skid_marks=False)
         return painter.shrink(frame, (canvas.STATE_W, canvas.STATE_H))
 
     def render(self) -> NDArray[np.uint8] | None:
@@ -376,10 +388,10 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         if car is None:
             raise ResetNeeded("CarRacingEnv.render() was called before reset(); call reset() first")
         if self.render_mode == "state_pixels":  # what the last step (or reset) saw
-            assert self._observation is not None
-            return self._observation.copy()
+            assert self.state is not None
+            return self.state.copy()
         painter = self._canvas_ready()
-        frame = painter.draw(self._scene(car), car, self._return, skid_marks=True)
+        frame = painter.draw(self._scene(car), car, self.reward, skid_marks=True)
         if self.render_mode == "rgb_array":
             return painter.shrink(frame, (canvas.VIDEO_W, canvas.VIDEO_H))
         from protogym_box2d import _render as draw
@@ -439,3 +451,7 @@ def _whole(colour: NDArray[Any]) -> tuple[int, int, int]:
     """A colour as the ints pygame draws with (it truncates)."""
     red, green, blue = (int(channel) for channel in colour)
     return red, green, blue
+
+
+CarRacing = CarRacingEnv
+"""Gymnasium's name for the class."""

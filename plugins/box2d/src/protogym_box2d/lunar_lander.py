@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import protogym
+from protogym import logger
 from protogym.error import InvalidAction, ResetNeeded
 from protogym.spaces import Box, Discrete
 
@@ -43,7 +44,15 @@ except ImportError as error:  # pragma: no cover - exercised without the engine
         '"protogym-box2d" (it depends on box2d==2.3.10)'
     ) from error
 
-__all__ = ["LunarLanderEnv", "LunarLanderV2Env"]
+__all__ = [
+    "ContactDetector",
+    "LunarLander",
+    "LunarLanderContinuous",
+    "LunarLanderEnv",
+    "LunarLanderV2Env",
+    "demo_heuristic_lander",
+    "heuristic",
+]
 
 FPS = 50
 SCALE = 30.0
@@ -76,9 +85,15 @@ _OBS_HIGH = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0], dtype=
 _OBS_LOW = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0], dtype=np.float32)
 _BODY_COLOURS = ((128, 102, 230), (77, 77, 128))
 _NO_THROTTLE = np.zeros(2, dtype=np.float32)
+_float64 = np.float64
 
 
-class _Touchdown(contactListener):
+class _GravityError(ValueError, AssertionError):
+    """A gravity LunarLander cannot fly in; also an AssertionError, the class Gymnasium's
+    check raises."""
+
+
+class ContactDetector(contactListener):
     """Marks the lander crashed when its hull touches the moon, and tracks leg contacts."""
 
     def __init__(self, env: LunarLanderEnv) -> None:
@@ -87,15 +102,15 @@ class _Touchdown(contactListener):
 
     def BeginContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
         bodies = (contact.fixtureA.body, contact.fixtureB.body)
-        if self.env._lander in bodies:
-            self.env._crashed = True
-        for leg in self.env._legs:
+        if self.env.lander in bodies:
+            self.env.game_over = True
+        for leg in self.env.legs:
             if leg in bodies:
                 leg.ground_contact = True
 
     def EndContact(self, contact: Any) -> None:  # noqa: N802 - Box2D's callback name
         bodies = (contact.fixtureA.body, contact.fixtureB.body)
-        for leg in self.env._legs:
+        for leg in self.env.legs:
             if leg in bodies:
                 leg.ground_contact = False
 
@@ -187,14 +202,19 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         turbulence_power: float = 1.5,
     ) -> None:
         if not -12.0 < gravity < 0.0:
-            raise ValueError(
+            raise _GravityError(
                 f"LunarLander gravity must be between -12 and 0 (exclusive), got {gravity!r}"
             )
-        if wind_power < 0.0:
-            raise ValueError(f"LunarLander wind_power must be >= 0, got {wind_power!r}")
-        if turbulence_power < 0.0:
-            raise ValueError(
-                f"LunarLander turbulence_power must be >= 0, got {turbulence_power!r}"
+        # Outside these ranges the wind still works, but is stronger (or reversed) than the
+        # env was tuned for: a warning, as Gymnasium gives.
+        if not 0.0 <= wind_power <= 20.0:
+            logger.warn(
+                f"LunarLander wind_power={wind_power!r} is outside the tuned range [0, 20]"
+            )
+        if not 0.0 <= turbulence_power <= 2.0:
+            logger.warn(
+                f"LunarLander turbulence_power={turbulence_power!r} is outside the tuned "
+                "range [0, 2]"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
@@ -213,25 +233,30 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         self.action_space = (
             Box(-1.0, 1.0, (2,), np.float32) if self.continuous else Discrete(4)
         )
-        self._world: Any = None
-        self._moon: Any = None
-        self._lander: Any = None
+        self.world: Any = None
+        self.moon: Any = None
+        self.lander: Any = None
         # Views of the lander's position and velocity: pybox2d returns these vectors by
         # reference, so they follow the body without a new object on every read.
         self._position: Any = None
         self._velocity: Any = None
-        self._legs: list[Any] = []
-        self._particles: list[Any] = []
+        self.legs: list[Any] = []
+        self.particles: list[Any] = []
         self._parts: _Parts | None = None
-        self._touchdown: _Touchdown | None = None
-        self._crashed = False
-        self._previous_shaping: float | None = None
-        self._wind_index = 0
-        self._torque_index = 0
-        self._terrain: list[tuple[tuple[float, float], ...]] = []
+        self._touchdown: ContactDetector | None = None
+        self.game_over = False
+        self.prev_shaping: float | None = None
+        self.wind_idx = 0
+        self.torque_idx = 0
+        self.sky_polys: list[tuple[tuple[float, float], ...]] = []
         self.helipad_x1 = self.helipad_x2 = self.helipad_y = 0.0
         self._window: Any = None
         self._clock: Any = None
+
+    @property
+    def drawlist(self) -> list[Any]:
+        """The bodies drawn on top of the terrain: the lander, then its legs."""
+        return [] if self.lander is None else [self.lander, *self.legs]
 
     # -- episodes ----------------------------------------------------------------------
 
@@ -240,19 +265,19 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         if self._parts is None:
-            self._parts, self._touchdown = _Parts(), _Touchdown(self)
+            self._parts, self._touchdown = _Parts(), ContactDetector(self)
         parts, rng = self._parts, self.np_random
         # A fresh world each episode, as the reference makes (Box2D keeps contact caches
         # across bodies); the old one goes whole, so its bodies need no destroying first.
-        if self._fresh_world_each_episode or self._world is None:
+        if self._fresh_world_each_episode or self.world is None:
             self._forget_bodies()
-            self._world = Box2D.b2World(gravity=(0, self.gravity))
+            self.world = Box2D.b2World(gravity=(0, self.gravity))
         else:
             self._destroy()
-        world = self._world
+        world = self.world
         world.contactListener = self._touchdown
-        self._crashed = False
-        self._previous_shaping = None
+        self.game_over = False
+        self.prev_shaping = None
 
         heights = rng.uniform(0, WORLD_H / 2, size=(CHUNKS + 1,))
         xs = [WORLD_W / (CHUNKS - 1) * i for i in range(CHUNKS)]
@@ -261,16 +286,16 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.helipad_y
         h = heights.tolist()
         smooth = [0.33 * (h[i - 1] + h[i + 0] + h[i + 1]) for i in range(CHUNKS)]
-        self._moon = moon = parts.body_at(world, staticBody, (0, 0), 0.0, parts.ground)
-        self._terrain = []
+        self.moon = moon = parts.body_at(world, staticBody, (0, 0), 0.0, parts.ground)
+        self.sky_polys = []
         for i in range(CHUNKS - 1):
             left, right = (xs[i], smooth[i]), (xs[i + 1], smooth[i + 1])
             parts.chunk_shape.vertex1, parts.chunk_shape.vertex2 = left, right
             moon.CreateFixture(parts.chunk)
-            self._terrain.append((left, right, (right[0], WORLD_H), (left[0], WORLD_H)))
+            self.sky_polys.append((left, right, (right[0], WORLD_H), (left[0], WORLD_H)))
 
         start_x, start_y = WORLD_W / 2, WORLD_H
-        self._lander = lander = parts.body_at(
+        self.lander = lander = parts.body_at(
             world, dynamicBody, (start_x, start_y), 0.0, parts.hull
         )
         push = (
@@ -280,9 +305,9 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         lander.ApplyForceToCenter(push, True)
         self._position, self._velocity = lander.position, lander.linearVelocity
         if self.enable_wind and self._fresh_world_each_episode:
-            self._wind_index = int(rng.integers(-9999, 9999))
-            self._torque_index = int(rng.integers(-9999, 9999))
-        self._legs = []
+            self.wind_idx = int(rng.integers(-9999, 9999))
+            self.torque_idx = int(rng.integers(-9999, 9999))
+        self.legs = []
         for side, joint in ((-1, parts.left_joint), (+1, parts.right_joint)):
             leg = parts.body_at(
                 world, dynamicBody, (start_x - side * LEG_AWAY / SCALE, start_y),
@@ -293,22 +318,22 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             # what pybox2d's keyword constructor sets when given both bodies
             joint.referenceAngle = leg.angle - lander.angle
             leg.joint = world.CreateJoint(joint)
-            self._legs.append(leg)
+            self.legs.append(leg)
         if self.render_mode == "human":
             self.render()
         obs, *_ = self.step(_NO_THROTTLE if self.continuous else 0)
         return obs, {}
 
     def step(self, action: Action) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        lander = self._lander
+        lander = self.lander
         if lander is None:
             raise ResetNeeded("LunarLanderEnv.step() was called before reset(); call reset() first")
-        legs = self._legs
+        legs = self.legs
         if self.enable_wind and not (legs[0].ground_contact or legs[1].ground_contact):
-            lander.ApplyForceToCenter((_gust(self._wind_index) * self.wind_power, 0.0), True)
-            self._wind_index += 1
-            lander.ApplyTorque(_gust(self._torque_index) * self.turbulence_power, True)
-            self._torque_index += 1
+            lander.ApplyForceToCenter((_gust(self.wind_idx) * self.wind_power, 0.0), True)
+            self.wind_idx += 1
+            lander.ApplyTorque(_gust(self.torque_idx) * self.turbulence_power, True)
+            self.torque_idx += 1
 
         # Plain floats from here on: the same IEEE arithmetic as the reference's numpy
         # scalars, at a fraction of the cost (the goldens pin this to the bit).
@@ -369,7 +394,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
                 True,
             )
 
-        self._world.Step(_DT, 6 * 30, 2 * 30)
+        self.world.Step(_DT, 6 * 30, 2 * 30)
         velocity = self._velocity
         # the observation, named for the shaping below
         dx = (position.x - _HALF_W) / _HALF_W
@@ -391,18 +416,21 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             + 10 * left_contact
             + 10 * right_contact
         )
-        reward = 0.0 if self._previous_shaping is None else shaping - self._previous_shaping
-        self._previous_shaping = shaping
+        reward = 0.0 if self.prev_shaping is None else shaping - self.prev_shaping
+        self.prev_shaping = shaping
         reward -= main_power * 0.30  # fuel
         reward -= side_power * 0.03
+        # The reward's type is Gymnasium's: a numpy float64, and the end-of-episode rewards
+        # Python ints.
+        typed_reward: SupportsFloat = _float64(reward)
         terminated = False
-        if self._crashed or abs(dx) >= 1.0:
-            terminated, reward = True, -100.0
+        if self.game_over or abs(dx) >= 1.0:
+            terminated, typed_reward = True, -100
         if not lander.awake:
-            terminated, reward = True, +100.0
+            terminated, typed_reward = True, +100
         if self.render_mode == "human":
             self.render()
-        return observation, reward, terminated, False, {}
+        return observation, typed_reward, terminated, False, {}
 
     def _exhaust(
         self,
@@ -424,35 +452,35 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         assert self._parts is not None
         exhaust = self._parts.exhaust
         exhaust.density = mass
-        particle = self._parts.body_at(self._world, dynamicBody, (x, y), 0.0, exhaust)
+        particle = self._parts.body_at(self.world, dynamicBody, (x, y), 0.0, exhaust)
         particle.ttl = life
-        self._particles.append(particle)
+        self.particles.append(particle)
         self._drop_particles(everything=False)
         return particle
 
     def _drop_particles(self, everything: bool) -> None:
-        while self._particles and (everything or self._particles[0].ttl < 0):
-            self._world.DestroyBody(self._particles.pop(0))
+        while self.particles and (everything or self.particles[0].ttl < 0):
+            self.world.DestroyBody(self.particles.pop(0))
 
     def _destroy(self) -> None:
         """Removes this episode's bodies from a world that serves the next one too."""
-        if self._moon is not None:
-            self._world.contactListener = None
+        if self.moon is not None:
+            self.world.contactListener = None
             self._drop_particles(everything=True)
-            for body in (self._moon, self._lander, *self._legs):
-                self._world.DestroyBody(body)
+            for body in (self.moon, self.lander, *self.legs):
+                self.world.DestroyBody(body)
         self._forget_bodies()
 
     def _forget_bodies(self) -> None:
-        self._moon = self._lander = self._position = self._velocity = None
-        self._legs, self._particles = [], []
+        self.moon = self.lander = self._position = self._velocity = None
+        self.legs, self.particles = [], []
 
     # -- pickling: Box2D objects do not pickle, so a copy starts before its first reset ---
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state.update(_world=None, _moon=None, _lander=None, _position=None, _velocity=None,
-                     _legs=[], _particles=[], _parts=None, _touchdown=None, _window=None,
+        state.update(world=None, moon=None, lander=None, _position=None, _velocity=None,
+                     legs=[], particles=[], _parts=None, _touchdown=None, _window=None,
                      _clock=None)
         return state
 
@@ -464,7 +492,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
 
             warn_without_render_mode(self)
             return None
-        if self._lander is None:
+        if self.lander is None:
             raise ResetNeeded(
                 "LunarLanderEnv.render() was called before reset(); call reset() first"
             )
@@ -473,7 +501,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
         pygame = draw.pygame
         surface = pygame.Surface((VIEWPORT_W, VIEWPORT_H))
         pygame.draw.rect(surface, (255, 255, 255), surface.get_rect())
-        for particle in self._particles:
+        for particle in self.particles:
             particle.ttl -= 0.15
             shade = (
                 int(max(0.2, 0.15 + particle.ttl) * 255),
@@ -482,13 +510,13 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
             )
             particle.colour = shade
         self._drop_particles(everything=False)
-        for polygon in self._terrain:
+        for polygon in self.sky_polys:
             points = [(x * SCALE, y * SCALE) for x, y in polygon]
             pygame.draw.polygon(surface, (0, 0, 0), points)
             draw.gfxdraw.aapolygon(surface, points, (0, 0, 0))
         # The reference draws the flags after every fixture; their anti-aliased edges blend
         # again each time, so the same count of draws gives the same pixels.
-        for particle in self._particles:
+        for particle in self.particles:
             for fixture in particle.fixtures:
                 centre = fixture.body.transform * fixture.shape.pos * SCALE
                 radius = fixture.shape.radius * SCALE
@@ -496,7 +524,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
                 pygame.draw.circle(surface, color=particle.colour, center=centre, radius=radius)
                 self._draw_flags(surface, draw)
         fill, edge = _BODY_COLOURS
-        for body in (self._lander, *self._legs):
+        for body in (self.lander, *self.legs):
             for fixture in body.fixtures:
                 transform = fixture.body.transform
                 path = [transform * vertex * SCALE for vertex in fixture.shape.vertices]
@@ -598,6 +626,55 @@ class LunarLanderV2Env(LunarLanderEnv):
         super().__init__(
             render_mode, continuous, gravity, enable_wind, wind_power, turbulence_power
         )
-        self._wind_index = int(np.random.randint(-9999, 9999))  # global, as gym 0.26
-        self._torque_index = int(np.random.randint(-9999, 9999))
-        self._world = Box2D.b2World(gravity=(0, gravity))
+        self.wind_idx = int(np.random.randint(-9999, 9999))  # global, as gym 0.26
+        self.torque_idx = int(np.random.randint(-9999, 9999))
+        self.world = Box2D.b2World(gravity=(0, gravity))
+
+
+LunarLander = LunarLanderEnv
+"""Gymnasium's name for the class."""
+
+
+class LunarLanderContinuous(LunarLanderEnv):
+    """LunarLander with the continuous engines, as ``LunarLanderContinuous-v3`` makes it.
+
+    Gymnasium's class of this name only raises, pointing to ``make(..., continuous=True)``;
+    this one builds the env.
+    """
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        gravity: float = -10.0,
+        enable_wind: bool = False,
+        wind_power: float = 15.0,
+        turbulence_power: float = 1.5,
+    ) -> None:
+        super().__init__(render_mode, True, gravity, enable_wind, wind_power, turbulence_power)
+
+
+def heuristic(env: Any, s: Observation) -> int | NDArray[np.float32]:
+    """The hand-written pilot's action for observation `s`, discrete or continuous as `env`'s
+    actions are (Gymnasium's signature; the pilot is `protogym_box2d.heuristics`)."""
+    from protogym_box2d import heuristics
+
+    if env.unwrapped.continuous:
+        return heuristics.lunar_lander_continuous(s)
+    return heuristics.lunar_lander(s)
+
+
+def demo_heuristic_lander(env: Any, seed: int | None = None, render: bool = False) -> float:
+    """Fly one episode of `env` with `heuristic` and return its total reward; with `render`,
+    draw each step and close the env at the end."""
+    total = 0.0
+    observation, _ = env.reset(seed=seed)
+    while True:
+        observation, reward, terminated, truncated, _ = env.step(heuristic(env, observation))
+        total += float(reward)
+        if render:
+            env.render()
+        if terminated or truncated:
+            break
+    if render:
+        env.close()
+    return total

@@ -149,6 +149,8 @@ class RacingCar:
         for wheel in self.wheels[2:4]:
             wheel.gas += min(gas - wheel.gas, 0.1)
 
+    gas = accelerate  # Gymnasium's name
+
     def brake(self, force: float) -> None:
         """Brake all wheels; from 0.9 on they lock."""
         for wheel in self.wheels:

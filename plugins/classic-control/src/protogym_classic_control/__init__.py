@@ -1,9 +1,56 @@
 """protogym's classic-control envs: CartPole, MountainCar (discrete and continuous), Pendulum
 and Acrobot, with Gymnasium 1.4's dynamics.
 
-Import an env from its module (``from protogym_classic_control.cartpole import CartPoleEnv``)
-or make it by id through protogym; this package imports nothing on its own, so plugin
-discovery stays cheap.
+This package stands in for ``gymnasium.envs.classic_control``: the env classes are importable
+from here under Gymnasium's names (``from protogym_classic_control import CartPoleEnv``) and
+from their modules. Plugin discovery imports `protogym_classic_control.plugin`, which runs
+this file first, so the classes load on first access (module `__getattr__`), not here.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from protogym_classic_control.acrobot import AcrobotEnv
+    from protogym_classic_control.cartpole import CartPoleEnv
+    from protogym_classic_control.continuous_mountain_car import (
+        Continuous_MountainCarEnv,
+        ContinuousMountainCarEnv,
+    )
+    from protogym_classic_control.mountain_car import MountainCarEnv
+    from protogym_classic_control.pendulum import PendulumEnv
+
+__all__ = [
+    "AcrobotEnv",
+    "CartPoleEnv",
+    "ContinuousMountainCarEnv",
+    "Continuous_MountainCarEnv",
+    "MountainCarEnv",
+    "PendulumEnv",
+]
 __version__ = "0.1.0"
+
+# Each public class and the module that defines it.
+_HOMES = {
+    "AcrobotEnv": "acrobot",
+    "CartPoleEnv": "cartpole",
+    "ContinuousMountainCarEnv": "continuous_mountain_car",
+    "Continuous_MountainCarEnv": "continuous_mountain_car",
+    "MountainCarEnv": "mountain_car",
+    "PendulumEnv": "pendulum",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -20,6 +20,7 @@ from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
     KEY_LEFT,
     KEY_RIGHT,
+    StateArray,
     check_render_mode,
     discrete_action,
     parse_reset_bounds,
@@ -71,6 +72,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     action_space: Discrete
     observation_space: Box
     render_mode: str | None
+    state = StateArray(4)
 
     dt = 0.2
     LINK_LENGTH_1 = 1.0
@@ -86,6 +88,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     torque_noise_max = 0.0
     book_or_nips = "book"  # "nips" uses the paper's equation for the second joint
     SCREEN_DIM = 500
+    actions_num = 3  # the number of torques, as Gymnasium names it
 
     def __init__(self, render_mode: str | None = None) -> None:
         check_render_mode("AcrobotEnv", render_mode)
@@ -93,7 +96,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         high = np.array([1.0, 1.0, 1.0, 1.0, self.MAX_VEL_1, self.MAX_VEL_2], dtype=np.float32)
         self.observation_space = Box(-high, high, dtype=np.float32)
         self.action_space = Discrete(3)
-        self.state: State | None = None
+        self._state: tuple[float, ...] | None = None
         self._canvas: Canvas | None = None
 
     def reset(
@@ -103,7 +106,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         low, high = parse_reset_bounds("AcrobotEnv", options, -0.1, 0.1)
         start = self.np_random.uniform(low=low, high=high, size=(4,)).astype(np.float32)
         theta1, theta2, dtheta1, dtheta2 = start.tolist()
-        self.state = (theta1, theta2, dtheta1, dtheta2)
+        self._state = (theta1, theta2, dtheta1, dtheta2)
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
         # The initial state is float32, and so are the cos/sin of the first observation.
@@ -118,7 +121,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         index = _TORQUE_INDEX.get(action) if action.__class__ in INT_SCALAR_TYPES else None
         if index is None:
             index = discrete_action("AcrobotEnv", action, self.action_space)
-        state = self.state
+        state = self._state
         if state is None:
             raise reset_needed("AcrobotEnv")
         torque = self.AVAIL_TORQUE[index]
@@ -130,7 +133,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         theta2 = wrap(theta2, -_PI, _PI)
         dtheta1 = min(max(dtheta1, -self.MAX_VEL_1), self.MAX_VEL_1)
         dtheta2 = min(max(dtheta2, -self.MAX_VEL_2), self.MAX_VEL_2)
-        self.state = (theta1, theta2, dtheta1, dtheta2)
+        self._state = (theta1, theta2, dtheta1, dtheta2)
         cos1 = math.cos(theta1)
         terminated = -cos1 - math.cos(theta2 + theta1) > 1.0
 
@@ -142,7 +145,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         )
         return observation, 0.0 if terminated else -1.0, terminated, False, {}
 
-    def _rk4(self, state: State, torque: float) -> State:
+    def _rk4(self, state: tuple[float, ...], torque: float) -> State:
         """One classical Runge-Kutta step of length `dt` of the joint dynamics."""
         derivs = self._derivatives_function(torque)
         t1, t2, w1, w2 = state
@@ -212,7 +215,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         if self.render_mode is None:
             warn_no_render_mode("AcrobotEnv", self.spec.id if self.spec else "Acrobot-v1")
             return None
-        if self.state is None:
+        if self._state is None:
             raise reset_needed("AcrobotEnv")
         from protogym_classic_control import rendering
 
@@ -222,7 +225,7 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
             )
         canvas = self._canvas
         surface = canvas.begin()
-        theta1, theta2 = self.state[0], self.state[1]
+        theta1, theta2 = self._state[0], self._state[1]
         reach = self.LINK_LENGTH_1 + self.LINK_LENGTH_2 + 0.2
         scale = canvas.width / (reach * 2)
         offset = canvas.width / 2

@@ -20,6 +20,7 @@ from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
     KEY_LEFT,
     KEY_RIGHT,
+    StateArray,
     check_render_mode,
     discrete_action,
     parse_reset_bounds,
@@ -60,6 +61,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     action_space: Discrete
     observation_space: Box
     render_mode: str | None
+    state = StateArray(4)
 
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
         check_render_mode("CartPoleEnv", render_mode)
@@ -86,9 +88,12 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         self.action_space = Discrete(2)
         self.observation_space = Box(-high, high, dtype=np.float32)
 
-        self.state: tuple[float, float, float, float] | None = None
+        self._state: tuple[float, ...] | None = None
         # None while the pole is up; counts the steps taken after termination otherwise.
         self.steps_beyond_terminated: int | None = None
+        # the frame size in pixels; set before the first render() for another size
+        self.screen_width = 600
+        self.screen_height = 400
         self._canvas: Canvas | None = None
 
     def reset(
@@ -97,11 +102,11 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         super().reset(seed=seed)
         low, high = parse_reset_bounds("CartPoleEnv", options, -0.05, 0.05)
         x, x_dot, theta, theta_dot = self.np_random.uniform(low=low, high=high, size=(4,)).tolist()
-        self.state = (x, x_dot, theta, theta_dot)
+        self._state = (x, x_dot, theta, theta_dot)
         self.steps_beyond_terminated = None
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
-        return _fromiter(self.state, _FLOAT32), {}
+        return _fromiter(self._state, _FLOAT32), {}
 
     def step(
         self, action: int | np.integer[Any]
@@ -109,7 +114,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         direction = _DIRECTIONS.get(action) if action.__class__ in INT_SCALAR_TYPES else None
         if direction is None:
             direction = _DIRECTIONS[discrete_action("CartPoleEnv", action, self.action_space)]
-        state = self.state
+        state = self._state
         if state is None:
             raise reset_needed("CartPoleEnv")
         x, x_dot, theta, theta_dot = state
@@ -135,7 +140,7 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
             x = x + tau * x_dot
             theta_dot = theta_dot + tau * thetaacc
             theta = theta + tau * theta_dot
-        self.state = state = (x, x_dot, theta, theta_dot)
+        self._state = state = (x, x_dot, theta, theta_dot)
 
         x_threshold = self.x_threshold
         theta_threshold = self.theta_threshold_radians
@@ -170,16 +175,19 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         if self.render_mode is None:
             warn_no_render_mode("CartPoleEnv", self.spec.id if self.spec else "CartPole-v1")
             return None
-        if self.state is None:
+        if self._state is None:
             raise reset_needed("CartPoleEnv")
         from protogym_classic_control import rendering
 
         if self._canvas is None:
-            self._canvas = rendering.Canvas(600, 400, self.render_mode, self.metadata["render_fps"])
+            self._canvas = rendering.Canvas(
+                self.screen_width, self.screen_height, self.render_mode,
+                self.metadata["render_fps"],
+            )
         canvas = self._canvas
         surface = canvas.begin()
 
-        x, _, theta, _ = self.state
+        x, _, theta, _ = self._state
         scale = canvas.width / (self.x_threshold * 2)
         pole_width = 10.0
         pole_length = scale * (2 * self.length)
@@ -224,3 +232,13 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     def close(self) -> None:
         if self._canvas is not None:
             self._canvas.close()
+
+
+def __getattr__(name: str) -> Any:
+    # Gymnasium defines its vector CartPole in this module; ours lives in `vector.cartpole`
+    # (which imports this module), so it is loaded on first access.
+    if name == "CartPoleVectorEnv":
+        from protogym_classic_control.vector.cartpole import CartPoleVectorEnv
+
+        return CartPoleVectorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,6 +19,7 @@ from protogym.spaces import Box
 from protogym_classic_control.utils import (
     KEY_LEFT,
     KEY_RIGHT,
+    StateArray,
     check_render_mode,
     continuous_action,
     invalid_continuous_action,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from protogym.utils.play import KeyCombination
     from protogym_classic_control.rendering import Canvas
 
-__all__ = ["ContinuousMountainCarEnv"]
+__all__ = ["ContinuousMountainCarEnv", "Continuous_MountainCarEnv"]
 
 _FLOAT32 = np.dtype(np.float32)
 # Builds the observation from Python floats; faster than np.array for a few elements.
@@ -56,6 +57,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
     action_space: Box
     observation_space: Box
     render_mode: str | None
+    state = StateArray(2)
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         check_render_mode("ContinuousMountainCarEnv", render_mode)
@@ -74,7 +76,10 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         self.action_space = Box(self.min_action, self.max_action, shape=(1,), dtype=np.float32)
         self.observation_space = Box(self.low_state, self.high_state, dtype=np.float32)
 
-        self.state: tuple[float, float] | None = None
+        self._state: tuple[float, ...] | None = None
+        # the frame size in pixels; set before the first render() for another size
+        self.screen_width = 600
+        self.screen_height = 400
         self._canvas: Canvas | None = None
 
     def reset(
@@ -82,10 +87,10 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
         low, high = parse_reset_bounds("ContinuousMountainCarEnv", options, -0.6, -0.4)
-        self.state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
+        self._state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
-        return _fromiter(self.state, _FLOAT32), {}
+        return _fromiter(self._state, _FLOAT32), {}
 
     def step(
         self, action: NDArray[np.float32]
@@ -100,7 +105,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             value = continuous_action("ContinuousMountainCarEnv", action, self.action_space)
         if value.__class__ is not float:
             value = continuous_action("ContinuousMountainCarEnv", action, self.action_space)
-        state = self.state
+        state = self._state
         if state is None:
             raise reset_needed("ContinuousMountainCarEnv")
         position, velocity = state
@@ -130,7 +135,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             if velocity < 0:
                 velocity = 0.0
 
-        self.state = state = (position, velocity)
+        self._state = state = (position, velocity)
         terminated = position >= self.goal_position and velocity >= self.goal_velocity
         reward = (100.0 if terminated else 0.0) - value * value * 0.1
 
@@ -146,17 +151,20 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
                 self.spec.id if self.spec else "MountainCarContinuous-v0",
             )
             return None
-        if self.state is None:
+        if self._state is None:
             raise reset_needed("ContinuousMountainCarEnv")
         from protogym_classic_control import rendering
 
         if self._canvas is None:
-            self._canvas = rendering.Canvas(600, 400, self.render_mode, self.metadata["render_fps"])
+            self._canvas = rendering.Canvas(
+                self.screen_width, self.screen_height, self.render_mode,
+                self.metadata["render_fps"],
+            )
         surface = self._canvas.begin()
         rendering.draw_mountain_car(
             self._canvas,
             surface,
-            self.state[0],
+            self._state[0],
             self.min_position,
             self.max_position,
             self.goal_position,
@@ -174,3 +182,7 @@ class ContinuousMountainCarEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
     def close(self) -> None:
         if self._canvas is not None:
             self._canvas.close()
+
+
+Continuous_MountainCarEnv = ContinuousMountainCarEnv
+"""Gymnasium's name for the class."""

@@ -19,6 +19,7 @@ from protogym_classic_control.utils import (
     INT_SCALAR_TYPES,
     KEY_LEFT,
     KEY_RIGHT,
+    StateArray,
     check_render_mode,
     discrete_action,
     parse_reset_bounds,
@@ -53,6 +54,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     action_space: Discrete
     observation_space: Box
     render_mode: str | None
+    state = StateArray(2)
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         check_render_mode("MountainCarEnv", render_mode)
@@ -70,7 +72,10 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         self.action_space = Discrete(3)
         self.observation_space = Box(self.low, self.high, dtype=np.float32)
 
-        self.state: tuple[float, float] | None = None
+        self._state: tuple[float, ...] | None = None
+        # the frame size in pixels; set before the first render() for another size
+        self.screen_width = 600
+        self.screen_height = 400
         self._canvas: Canvas | None = None
 
     def reset(
@@ -78,10 +83,10 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
         low, high = parse_reset_bounds("MountainCarEnv", options, -0.6, -0.4)
-        self.state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
+        self._state = (float(self.np_random.uniform(low=low, high=high)), 0.0)
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
-        return _fromiter(self.state, _FLOAT32), {}
+        return _fromiter(self._state, _FLOAT32), {}
 
     def step(
         self, action: int | np.integer[Any]
@@ -89,7 +94,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         direction = _DIRECTIONS.get(action) if action.__class__ in INT_SCALAR_TYPES else None
         if direction is None:
             direction = _DIRECTIONS[discrete_action("MountainCarEnv", action, self.action_space)]
-        state = self.state
+        state = self._state
         if state is None:
             raise reset_needed("MountainCarEnv")
         position, velocity = state
@@ -108,7 +113,7 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
             position = min_position
         if position == min_position and velocity < 0:
             velocity = 0.0
-        self.state = state = (position, velocity)
+        self._state = state = (position, velocity)
         terminated = position >= self.goal_position and velocity >= self.goal_velocity
 
         if self.render_mode is not None and self.render_mode == "human":
@@ -120,17 +125,20 @@ class MountainCarEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         if self.render_mode is None:
             warn_no_render_mode("MountainCarEnv", self.spec.id if self.spec else "MountainCar-v0")
             return None
-        if self.state is None:
+        if self._state is None:
             raise reset_needed("MountainCarEnv")
         from protogym_classic_control import rendering
 
         if self._canvas is None:
-            self._canvas = rendering.Canvas(600, 400, self.render_mode, self.metadata["render_fps"])
+            self._canvas = rendering.Canvas(
+                self.screen_width, self.screen_height, self.render_mode,
+                self.metadata["render_fps"],
+            )
         surface = self._canvas.begin()
         rendering.draw_mountain_car(
             self._canvas,
             surface,
-            self.state[0],
+            self._state[0],
             self.min_position,
             self.max_position,
             self.goal_position,

@@ -18,6 +18,7 @@ from protogym.spaces import Box
 from protogym_classic_control.utils import (
     KEY_LEFT,
     KEY_RIGHT,
+    StateArray,
     check_render_mode,
     continuous_action,
     option_as_float,
@@ -37,6 +38,7 @@ _fromiter = np.fromiter
 _PI = math.pi
 _TWO_PI = 2 * math.pi
 _MILLI_AS_FLOAT32 = array("f", [0.001])[0]
+_float64 = np.float64
 DEFAULT_X = math.pi
 DEFAULT_Y = 1.0
 
@@ -63,6 +65,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
     action_space: Box
     observation_space: Box
     render_mode: str | None
+    state = StateArray(2)
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
         check_render_mode("PendulumEnv", render_mode)
@@ -78,11 +81,12 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         self.action_space = Box(-self.max_torque, self.max_torque, shape=(1,), dtype=np.float32)
         self.observation_space = Box(-high, high, dtype=np.float32)
 
-        self.state: tuple[float, float] | None = None
+        self._state: tuple[float, ...] | None = None
         # The torque of the last step, drawn as an arrow; None right after reset.
         self.last_u: float | None = None
         # A one-float32 buffer: storing a float in it and reading it back rounds to float32.
         self._float32 = array("f", [0.0])
+        self.screen_dim = 500  # the frame's side in pixels; set before the first render()
         self._canvas: Canvas | None = None
 
     def reset(
@@ -97,7 +101,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
                 y = option_as_float("PendulumEnv", "y_init", options["y_init"])
         high = np.array([x, y])
         theta, theta_dot = self.np_random.uniform(low=-high, high=high).tolist()
-        self.state = (theta, theta_dot)
+        self._state = (theta, theta_dot)
         self.last_u = None
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
@@ -105,7 +109,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
 
     def step(
         self, action: NDArray[np.float32]
-    ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+    ) -> tuple[NDArray[np.float32], np.float64, bool, bool, dict[str, Any]]:
         # Fast path: a float ndarray of shape (1,) unpacks to one Python float; anything else
         # (lists, other shapes, integer or object dtypes, NaN) goes through the full check.
         # Gymnasium multiplies a float32 torque in float32: `single` says to round as it does.
@@ -119,7 +123,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         if u.__class__ is not float or u != u:
             u = continuous_action("PendulumEnv", action, self.action_space)
             single = False
-        state = self.state
+        state = self._state
         if state is None:
             raise reset_needed("PendulumEnv")
         theta, theta_dot = state
@@ -153,12 +157,13 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         elif theta_dot < -max_speed:
             theta_dot = -max_speed
         theta = theta + theta_dot * dt
-        self.state = (theta, theta_dot)
+        self._state = (theta, theta_dot)
 
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
         observation = _fromiter((math.cos(theta), math.sin(theta), theta_dot), _FLOAT32)
-        return observation, -costs, False, False, {}
+        # numpy's float64, the type Gymnasium's reward has
+        return observation, _float64(-costs), False, False, {}
 
     def render(self) -> NDArray[np.uint8] | None:
         """A (500, 500, 3) uint8 frame in `rgb_array` mode; draws the window in `human`.
@@ -169,12 +174,14 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         if self.render_mode is None:
             warn_no_render_mode("PendulumEnv", self.spec.id if self.spec else "Pendulum-v1")
             return None
-        if self.state is None:
+        if self._state is None:
             raise reset_needed("PendulumEnv")
         from protogym_classic_control import rendering
 
         if self._canvas is None:
-            self._canvas = rendering.Canvas(500, 500, self.render_mode, self.metadata["render_fps"])
+            self._canvas = rendering.Canvas(
+                self.screen_dim, self.screen_dim, self.render_mode, self.metadata["render_fps"]
+            )
         canvas = self._canvas
         surface = canvas.begin()
 
@@ -182,7 +189,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         offset = canvas.width // 2
         rod_length = 1 * scale
         rod_width = 0.2 * scale
-        angle = self.state[0] + math.pi / 2
+        angle = self._state[0] + math.pi / 2
         half = rod_width / 2
         rod = rendering.rotated(
             [(0, -half), (0, half), (rod_length, half), (rod_length, -half)], angle, offset, offset

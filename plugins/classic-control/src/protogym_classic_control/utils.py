@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any, SupportsIndex, cast
+from typing import Any, Protocol, SupportsIndex, cast, overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from protogym.error import ResetNeeded
 from protogym.spaces import Box, Discrete
 
 __all__ = [
     "INT_SCALAR_TYPES",
+    "StateArray",
     "continuous_action",
     "discrete_action",
     "invalid_continuous_action",
+    "maybe_parse_reset_bounds",
     "option_as_float",
     "parse_reset_bounds",
     "reset_needed",
+    "verify_number_and_cast",
     "warn_no_render_mode",
 ]
 
@@ -44,6 +48,52 @@ INT_SCALAR_TYPES: frozenset[type] = frozenset(
 """Exact types that the envs' fast path accepts as a discrete action without `contains`."""
 
 
+class _HasState(Protocol):
+    _state: tuple[float, ...] | None
+
+
+class StateArray:
+    """The env's `state` as Gymnasium shows it: a float64 array (None before `reset`).
+
+    The envs keep their state as a tuple of Python floats in ``_state``, which their `step`
+    reads and writes directly; this descriptor converts on access only. Reading gives a new
+    array (changing it in place does not move the env); assigning any sequence of the right
+    length of real numbers sets the state, as assigning ``env.unwrapped.state`` does in
+    Gymnasium.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    @overload
+    def __get__(self, env: None, owner: type[Any]) -> StateArray: ...
+
+    @overload
+    def __get__(self, env: _HasState, owner: type[Any]) -> NDArray[np.float64] | None: ...
+
+    def __get__(
+        self, env: _HasState | None, owner: type[Any]
+    ) -> StateArray | NDArray[np.float64] | None:
+        if env is None:
+            return self
+        state = env._state
+        return None if state is None else np.array(state, dtype=np.float64)
+
+    def __set__(self, env: _HasState, value: ArrayLike | None) -> None:
+        if value is None:
+            env._state = None
+            return
+        try:
+            array = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            array = np.asarray(None)
+        if array.shape != (self.size,):
+            raise ValueError(
+                f"{type(env).__name__}.state must be {self.size} real numbers, got {value!r}"
+            )
+        env._state = tuple(array.tolist())
+
+
 def check_render_mode(owner: str, render_mode: str | None) -> None:
     """Every classic-control env renders to 'human' and 'rgb_array'; refuse anything else."""
     if render_mode is not None and render_mode not in ("human", "rgb_array"):
@@ -52,16 +102,37 @@ def check_render_mode(owner: str, render_mode: str | None) -> None:
         )
 
 
+def verify_number_and_cast(x: object) -> float:
+    """`x` as a float, if it is one real number: a Python or numpy int or float, or a
+    0-d array of one; otherwise a `ValueError` (Gymnasium's name for this check)."""
+    return _real_number(x, "the value")
+
+
+def maybe_parse_reset_bounds(
+    options: Mapping[str, Any] | None, default_low: float, default_high: float
+) -> tuple[float, float]:
+    """The `(low, high)` range of an initial state: ``options["low"/"high"]`` where given,
+    the defaults elsewhere (Gymnasium's name for `parse_reset_bounds`)."""
+    return parse_reset_bounds("env", options, default_low, default_high)
+
+
 def option_as_float(owner: str, name: str, value: object) -> float:
     """`value` as a float, or a `ValueError` naming the reset option that held it."""
+    return _real_number(value, f"{owner}.reset() option {name!r}")
+
+
+def _real_number(value: object, what: str) -> float:
+    """`value` as a float when it is one real number (not a bool, a string or NaN)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value[()]
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
         raise ValueError(
-            f"{owner}.reset() option {name!r} must be a real number, got {value!r} "
-            f"({type(value).__name__})"
+            f"{what} must be a real number, got {value!r} ({type(value).__name__}); pass an "
+            "int, a float or a 0-d numeric array"
         )
     number = float(value)
     if number != number:
-        raise ValueError(f"{owner}.reset() option {name!r} must be a real number, got nan")
+        raise ValueError(f"{what} must be a real number, got nan")
     return number
 
 

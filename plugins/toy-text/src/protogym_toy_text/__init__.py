@@ -1,8 +1,45 @@
 """protogym's toy-text environments, shipped as a plugin distribution.
 
-Importing the package is cheap: the environment classes live in their own modules
-(`frozen_lake`, `taxi`, `cliff_walking`, `blackjack`, `grid_world`), which `protogym.make`
-imports on demand through the entry points that `protogym_toy_text.plugin` registers.
+This package stands in for ``gymnasium.envs.toy_text``: the env classes are importable from
+here under Gymnasium's names (``from protogym_toy_text import FrozenLakeEnv``) and from their
+modules (`frozen_lake`, `taxi`, `cliff_walking`, also as Gymnasium's `cliffwalking`,
+`blackjack`, `grid_world`). Plugin discovery imports `protogym_toy_text.plugin`, which runs
+this file first, so the classes load on first access (module `__getattr__`), not here.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from protogym_toy_text.blackjack import BlackjackEnv
+    from protogym_toy_text.cliff_walking import CliffWalkingEnv
+    from protogym_toy_text.frozen_lake import FrozenLakeEnv
+    from protogym_toy_text.grid_world import GridWorldEnv
+    from protogym_toy_text.taxi import TaxiEnv
+
+__all__ = ["BlackjackEnv", "CliffWalkingEnv", "FrozenLakeEnv", "GridWorldEnv", "TaxiEnv"]
 __version__ = "0.1.0"
+
+# Each public class and the module that defines it.
+_HOMES = {
+    "BlackjackEnv": "blackjack",
+    "CliffWalkingEnv": "cliff_walking",
+    "FrozenLakeEnv": "frozen_lake",
+    "GridWorldEnv": "grid_world",
+    "TaxiEnv": "taxi",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

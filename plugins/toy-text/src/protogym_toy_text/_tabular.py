@@ -74,6 +74,7 @@ class TabularEnv(Env[int | np.int64, Action], Generic[R]):
         self._table = table
         self._rows = tuple(rows)
         self._n_actions = len(table[0])
+        self.initial_state_distrib = initial  # Gymnasium's name for it
         self._initial_cumulative = np.cumsum(initial)
         self.action_space = Discrete(self._n_actions)
         self.observation_space = Discrete(len(table))

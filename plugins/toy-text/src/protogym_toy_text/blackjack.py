@@ -26,7 +26,20 @@ if TYPE_CHECKING:
     from protogym.utils.play import KeyCombination
     from protogym_toy_text._render import Canvas
 
-__all__ = ["HIT", "STICK", "BlackjackEnv"]
+__all__ = [
+    "HIT",
+    "STICK",
+    "BlackjackEnv",
+    "cmp",
+    "deck",
+    "draw_card",
+    "draw_hand",
+    "is_bust",
+    "is_natural",
+    "score",
+    "sum_hand",
+    "usable_ace",
+]
 
 STICK, HIT = 0, 1
 _DECK = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -44,7 +57,51 @@ def _value(hand: list[int]) -> tuple[int, int]:
     return total, 0
 
 
-def _is_natural(hand: list[int]) -> bool:
+# The rules as functions of a hand, under Gymnasium's names, for code that scores hands
+# itself; the env folds the same rules into `_value`.
+
+deck = list(_DECK)
+"""The card values of one suit: an ace is 1, a face card 10."""
+
+
+def cmp(a: float, b: float) -> float:
+    """1.0 if `a` beats `b`, -1.0 if it loses, 0.0 on a tie."""
+    return float(a > b) - float(a < b)
+
+
+def draw_card(np_random: np.random.Generator) -> int:
+    """One card's value from an infinite deck, drawn as the env draws it."""
+    return _DECK[int(np_random.integers(0, 13))]
+
+
+def draw_hand(np_random: np.random.Generator) -> list[int]:
+    """Two cards."""
+    return [draw_card(np_random), draw_card(np_random)]
+
+
+def usable_ace(hand: list[int]) -> bool:
+    """Whether an ace in `hand` can count 11 without going over 21."""
+    return _value(hand)[1] == 1
+
+
+def sum_hand(hand: list[int]) -> int:
+    """The hand's best total (an ace counts 11 when that stays within 21)."""
+    return _value(hand)[0]
+
+
+def is_bust(hand: list[int]) -> bool:
+    """Whether the hand's best total is over 21."""
+    return sum_hand(hand) > 21
+
+
+def score(hand: list[int]) -> int:
+    """The hand's total, or 0 when it is bust."""
+    total = sum_hand(hand)
+    return 0 if total > 21 else total
+
+
+def is_natural(hand: list[int]) -> bool:
+    """Whether the hand is an ace and a ten-card, and nothing else."""
     return len(hand) == 2 and 1 in hand and 10 in hand
 
 
@@ -129,9 +186,9 @@ class BlackjackEnv(Env[Observation, int | np.integer[Any]]):
             theirs = 0 if dealer_total > 21 else dealer_total
             reward = float(mine > theirs) - float(mine < theirs)
             if self.sab:
-                if _is_natural(self.player) and not _is_natural(self.dealer):
+                if is_natural(self.player) and not is_natural(self.dealer):
                     reward = 1.0
-            elif self.natural and reward == 1.0 and _is_natural(self.player):
+            elif self.natural and reward == 1.0 and is_natural(self.player):
                 reward = 1.5
         if self._human:
             self.render()

@@ -52,6 +52,10 @@ class CliffWalkingEnv(TabularEnv[int]):
         self.is_slippery = is_slippery
         self.shape = (_ROWS, _COLS)
         self.start_state_index = _START
+        self.nS = _ROWS * _COLS  # the numbers of states and actions, named as in Gymnasium
+        self.nA = 4
+        self.cell_size = (_CELL, _CELL)  # of a grid cell in a frame, in pixels
+        self.window_size = (_COLS * _CELL, _ROWS * _CELL)
 
         def land(row: int, col: int, action: int, prob: float) -> Outcome[int]:
             d_row, d_col = _MOVES[action]
@@ -117,9 +121,10 @@ class CliffWalkingEnv(TabularEnv[int]):
 
         pygame = draw.pygame
         if self._canvas is None:
-            size = (_COLS * _CELL, _ROWS * _CELL)
             mode = self.render_mode or "rgb_array"
-            self._canvas = draw.Canvas(mode, size, "CliffWalking", self.metadata["render_fps"])
+            self._canvas = draw.Canvas(
+                mode, self.window_size, "CliffWalking", self.metadata["render_fps"]
+            )
         surface = self._canvas.surface()
         surface.fill((150, 200, 110))
         for state in range(_ROWS * _COLS):

@@ -24,7 +24,16 @@ if TYPE_CHECKING:
 
     pass
 
-__all__ = ["DOWN", "LEFT", "MAPS", "RIGHT", "UP", "FrozenLakeEnv", "generate_random_map"]
+__all__ = [
+    "DOWN",
+    "LEFT",
+    "MAPS",
+    "RIGHT",
+    "UP",
+    "FrozenLakeEnv",
+    "generate_random_map",
+    "is_valid",
+]
 
 LEFT, DOWN, RIGHT, UP = 0, 1, 2, 3
 _MOVES = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -45,6 +54,14 @@ MAPS: dict[str, list[str]] = {
 }
 
 
+class _UnknownMapError(ValueError, KeyError):
+    """A `map_name` FrozenLake has no map for; also a KeyError, as Gymnasium's look-up
+    raises."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
 def _goal_reachable(board: Sequence[Sequence[str]]) -> bool:
     """Whether a 4-connected path of non-hole tiles leads from the top-left tile to a G."""
     size_r, size_c = len(board), len(board[0])
@@ -61,6 +78,12 @@ def _goal_reachable(board: Sequence[Sequence[str]]) -> bool:
                     seen.add((r, c))
                     frontier.append((r, c))
     return False
+
+
+def is_valid(board: Sequence[Sequence[str]], max_size: int) -> bool:
+    """Whether the top-left `max_size` x `max_size` part of `board` has a path of non-hole
+    tiles from its corner tile to a goal (Gymnasium's name for the check)."""
+    return _goal_reachable([row[:max_size] for row in board[:max_size]])
 
 
 def generate_random_map(size: int = 8, p: float = 0.8, seed: int | None = None) -> list[str]:
@@ -128,7 +151,7 @@ class FrozenLakeEnv(TabularEnv[float]):
             desc = generate_random_map()
         elif desc is None:
             if map_name not in MAPS:
-                raise ValueError(
+                raise _UnknownMapError(
                     f"FrozenLake has no map named {map_name!r}; use one of {list(MAPS)}, "
                     "pass desc=[...] or map_name=None for a random map"
                 )
@@ -175,6 +198,9 @@ class FrozenLakeEnv(TabularEnv[float]):
                     )
                 else:
                     table.append([[(1.0, *land(row, col, a))] for a in range(4)])
+        # a frame's size and a grid cell's, in pixels
+        self.window_size = (min(64 * ncol, 512), min(64 * nrow, 512))
+        self.cell_size = (self.window_size[0] // ncol, self.window_size[1] // nrow)
         initial = (self.desc == b"S").astype(np.float64).ravel()
         self._set_table(table, initial / initial.sum())
 
@@ -207,12 +233,12 @@ class FrozenLakeEnv(TabularEnv[float]):
 
         pygame = draw.pygame
         if self._canvas is None:
-            size = (min(64 * self.ncol, 512), min(64 * self.nrow, 512))
             mode = self.render_mode or "rgb_array"
-            self._canvas = draw.Canvas(mode, size, "Frozen Lake", self.metadata["render_fps"])
+            self._canvas = draw.Canvas(
+                mode, self.window_size, "Frozen Lake", self.metadata["render_fps"]
+            )
         surface = self._canvas.surface()
-        width, height = self._canvas.size
-        cell_w, cell_h = width // self.ncol, height // self.nrow
+        cell_w, cell_h = self.cell_size
         agent_row, agent_col = divmod(self._s, self.ncol)
         surface.fill((235, 245, 252))
         for row in range(self.nrow):

@@ -104,6 +104,9 @@ class TaxiEnv(TabularEnv[int]):
         self.render_mode = render_mode
         self.desc: NDArray[np.bytes_] = np.asarray(MAP, dtype="c")
         self.locs = list(_LOCS)
+        self.locs_colors = list(_LOC_COLOURS)  # each pad's colour in frames
+        self.max_row = self.max_col = _SIZE - 1
+        self.cell_size = (_CELL_W, _CELL_H)  # of a grid cell in a frame, in pixels
         self.is_rainy = is_rainy
         self.rainy_probability = rainy_probability
         self.fickle_passenger = fickle_passenger
