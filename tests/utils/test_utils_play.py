@@ -494,3 +494,15 @@ def test_utils_display_arr_scales_and_centres(display: Any) -> None:
     assert tuple(screen.get_at((2, 2)))[:3] == (0, 0, 0)  # the black border
     with pytest.raises(TypeError, match="display_arr shows uint8 image arrays, got dtype float"):
         display_arr(screen, frame.astype(np.float64), (8, 4), transpose=True)
+
+
+def test_utils_play_takes_its_arguments_in_gymnasiums_order() -> None:
+    import inspect
+
+    assert list(inspect.signature(play).parameters) == [
+        "env", "transpose", "fps", "zoom", "callback", "keys_to_action", "seed", "noop",
+        "wait_on_player"]
+    recorder = Recorder(post={2: [QUIT]})
+    post()
+    play(Corridor(), True, 1000, None, recorder, None, 4, LEFT)  # positionally, as Gymnasium
+    assert recorder.actions == [LEFT, LEFT]

@@ -27,8 +27,9 @@ __all__ = [
     "env_step_passive_checker",
 ]
 
-data_shares_objects = passive.shares_data
-"""Whether two returned values share a mutable object (an array's memory, a dict)."""
+def data_shares_objects(data_1: Any, data_2: Any) -> bool:
+    """Whether two returned values share a mutable object (an array's memory, a dict)."""
+    return passive.shares_data(data_1, data_2)
 
 
 def _surface(findings: Findings) -> None:

@@ -275,7 +275,6 @@ def display_arr(
 
 def play(
     env: Env[ObsT, ActT],
-    *,
     transpose: bool = True,
     fps: float | None = None,
     zoom: float | None = None,
