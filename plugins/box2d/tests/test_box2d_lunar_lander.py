@@ -137,7 +137,7 @@ def test_protogym_play_keys_fire_the_engines() -> None:
         ({"turbulence_power": 3.0}, "turbulence_power=3.0 is outside the tuned range [0, 2]"),
     ],
 )
-def test_untuned_wind_warns_and_still_blows(kwargs: dict[str, float], warning: str) -> None:
+def test_untuned_wind_warns_and_still_blows(kwargs: dict[str, Any], warning: str) -> None:
     with pytest.warns(UserWarning, match=re.escape(warning)):
         env = LunarLanderEnv(enable_wind=True, **kwargs)
     env.reset(seed=0)
