@@ -108,7 +108,7 @@ def test_sequence_lengths_masks_and_membership() -> None:
 
 
 @pytest.mark.parametrize("with_edges", [True, False])
-@pytest.mark.filterwarnings("ignore:.*edge space is None")
+@pytest.mark.filterwarnings("ignore:.*the graph has no edge space")
 def test_graph_matches_gymnasium(with_edges: bool) -> None:
     ours = Graph(Box(-1, 1, (3,)), Discrete(4) if with_edges else None, seed=12)
     theirs = gym.spaces.Graph(
