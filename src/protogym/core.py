@@ -260,8 +260,15 @@ class Wrapper(
 
         def __init_subclass__(cls, **kwargs):
             super().__init_subclass__(**kwargs)
+            # A wrapper that computes its own `spec` (TimeLimit, OrderEnforcing and the
+            # checker: fields of the spec, not entries of additional_wrappers) does not need
+            # its arguments, and is built without the cost of keeping them.
             init = cls.__dict__.get("__init__")
-            if init is not None and not cls.__dict__.get("_is_protocol", False):
+            if (
+                init is not None
+                and cls.spec is Wrapper.__dict__["spec"]
+                and not cls.__dict__.get("_is_protocol", False)
+            ):
                 cls.__init__ = _recording_arguments(init)
 
     def __init__(self, env: Env[_ObsT_co, _ActT]) -> None:
@@ -277,12 +284,11 @@ class Wrapper(
         # Spaces, metadata and spec assigned on the wrapper live beside it; until then they
         # are the inner env's.
         object.__setattr__(self, "env", env)
-        # The overrides as instance attributes (None: not overridden), unless a subclass set
-        # one before calling this: CPython 3.11 reads an instance attribute quicker than the
-        # class default, and every forwarded space read starts with one.
-        for name in _OVERRIDES:
-            if getattr(self, name) is None:
-                object.__setattr__(self, name, None)
+        unrecorded: Any = self  # the private attributes are runtime-only, outside the protocol
+        if unrecorded._constructor_args is None:  # see `_recording_arguments`
+            unrecorded._constructor_args = ((env,), {})
+            unrecorded._action_space = unrecorded._observation_space = None
+            unrecorded._metadata = None
 
     @property
     def action_space(self) -> Space[_WActT]:
@@ -437,8 +443,10 @@ class Wrapper(
         if hasattr(self, name):
             return True
         env: Any = self.env
-        ask = getattr(env, "has_wrapper_attr", None)
-        return bool(ask(name)) if ask is not None else hasattr(env, name)
+        try:
+            return bool(env.has_wrapper_attr(name))
+        except AttributeError:  # a structural env, without the method
+            return hasattr(env, name)
 
     def get_wrapper_attr(self, name: str) -> Any:
         """Attribute `name` of this wrapper, or else of the first env inside that has it."""
@@ -446,14 +454,16 @@ class Wrapper(
         if value is not _MISSING:
             return value
         env: Any = self.env
-        ask = getattr(env, "get_wrapper_attr", None)
         try:
-            return ask(name) if ask is not None else getattr(env, name)
+            return env.get_wrapper_attr(name)
         except AttributeError:
-            raise AttributeError(
-                f"neither {type(self).__name__} nor any env inside it has an attribute "
-                f"{name!r}"
-            ) from None
+            if not hasattr(env, "get_wrapper_attr"):  # a structural env
+                value = getattr(env, name, _MISSING)
+                if value is not _MISSING:
+                    return value
+        raise AttributeError(
+            f"neither {type(self).__name__} nor any env inside it has an attribute {name!r}"
+        ) from None
 
     def set_wrapper_attr(self, name: str, value: Any, *, force: bool = True) -> bool:
         """Set `name` on the outermost layer that has it (this wrapper or an env inside).
@@ -465,10 +475,9 @@ class Wrapper(
             setattr(self, name, value)
             return True
         env: Any = self.env
-        ask = getattr(env, "set_wrapper_attr", None)
-        if ask is not None:
-            done = bool(ask(name, value, force=False))
-        else:
+        try:
+            done = bool(env.set_wrapper_attr(name, value, force=False))
+        except AttributeError:  # a structural env, without the method
             done = hasattr(env, name)
             if done:
                 setattr(env, name, value)
@@ -485,7 +494,6 @@ class Wrapper(
 
 
 _MISSING = object()
-_OVERRIDES = ("_action_space", "_observation_space", "_metadata")
 
 
 def _structural_generator(env: Any) -> tuple[np.random.Generator, int | None]:
@@ -498,20 +506,22 @@ def _structural_generator(env: Any) -> tuple[np.random.Generator, int | None]:
 
 def _recording_arguments(init: Callable[..., None]) -> Callable[..., None]:
     """`init`, also keeping the arguments of the outermost constructor call on the
-    instance, so that the wrapper's spec can say how to build it again."""
+    instance, so that the wrapper's spec can say how to build it again.
+
+    It also marks the spaces and metadata as not overridden with instance attributes before
+    any subclass code runs: CPython 3.11 reads those quicker than the class defaults, and
+    every forwarded space read starts with one. (`Wrapper.__init__` does both for a class
+    built without this.)
+    """
 
     @functools.wraps(init)
     def recording_init(self: Any, *args: Any, **kwargs: Any) -> None:
-        if self._constructor_args is None:
-            object.__setattr__(self, "_constructor_args", (args, kwargs))
+        if self._constructor_args is None:  # the outermost call: no subclass code ran yet
+            self._constructor_args = (args, kwargs)
+            self._action_space = self._observation_space = self._metadata = None
         init(self, *args, **kwargs)
 
     return recording_init
-
-
-# Subclasses get theirs in `__init_subclass__`; a subclass without an `__init__` of its own
-# is built by this one.
-Wrapper.__init__ = _recording_arguments(Wrapper.__init__)  # type: ignore[method-assign]
 
 
 _INIT_SIGNATURES: dict[type[Any], inspect.Signature] = {}

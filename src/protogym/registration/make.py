@@ -308,6 +308,8 @@ def _render_plan(
     the env does not list is passed on with a warning, as in Gymnasium: the env decides.
     """
     metadata = getattr(creator, "metadata", None)
+    if render_mode is None and type(metadata) is dict and "render_modes" in metadata:
+        return None, None  # the common case, first: nothing to check or plan
     if metadata is None or isinstance(metadata, property):
         return None, render_mode
     if type(metadata) is not dict and not isinstance(metadata, Mapping):  # dict: quicker
