@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from protogym.spaces.base import InvalidSampleArgument, SeedLike, SpaceBase, legacy_state
 
-__all__ = ["Box"]
+__all__ = ["Box", "array_short_repr", "is_float_integer"]
 
 # The largest double `Generator.random` returns: (2**53 - 1) / 2**53.
 _U_MAX = 1.0 - 2.0**-53
@@ -149,10 +149,18 @@ def _remember(key: tuple[Any, ...], plan: dict[str, Any]) -> None:
     _PLANS[key] = plan
 
 
-def _short_repr(arr: NDArray[Any]) -> str:
+def array_short_repr(arr: NDArray[Any]) -> str:
+    """The array as `Box`'s repr shows a bound: its one value if all entries are equal."""
     if arr.size and arr.min() == arr.max():
         return str(arr.flat[0])
     return str(arr)
+
+
+def is_float_integer(value: object) -> bool:
+    """Whether `value` is a single real number (a Python or numpy int or float, not a bool)."""
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
 
 
 class Box(SpaceBase[NDArray[Any]]):
@@ -338,8 +346,8 @@ class Box(SpaceBase[NDArray[Any]]):
             np.array(found["bounded_below"]),
             np.array(found["bounded_above"]),
         )
-        self.low_repr = _short_repr(self.low)
-        self.high_repr = _short_repr(self.high)
+        self.low_repr = array_short_repr(self.low)
+        self.high_repr = array_short_repr(self.high)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -457,9 +465,9 @@ class Box(SpaceBase[NDArray[Any]]):
     def __repr__(self) -> str:
         # Formatted on demand: numpy's array printing costs more than building the box.
         if self.low_repr is None:
-            self.low_repr = _short_repr(self.low)
+            self.low_repr = array_short_repr(self.low)
         if self.high_repr is None:
-            self.high_repr = _short_repr(self.high)
+            self.high_repr = array_short_repr(self.high)
         return f"Box({self.low_repr}, {self.high_repr}, {self._shape}, {self._dtype})"
 
     def __eq__(self, other: object) -> bool:

@@ -16,10 +16,25 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 from protogym._structural import StructuralProtocolMeta
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import numpy as np
-    from numpy.typing import DTypeLike
+    from numpy.typing import DTypeLike, NDArray
+
+    MaskNDArray: TypeAlias = NDArray[np.int8]
+    """Gymnasium's name for a 0/1 sampling mask."""
 
 T_co = TypeVar("T_co", covariant=True)
+
+
+def __getattr__(name: str) -> Any:
+    # `MaskNDArray` needs numpy, which `import protogym` does not load until a space needs it.
+    if name == "MaskNDArray":
+        import numpy as np
+        from numpy.typing import NDArray
+
+        return NDArray[np.int8]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @runtime_checkable

@@ -33,7 +33,17 @@ from protogym.spaces.text import Text
 from protogym.spaces.tuple import Tuple
 from protogym.spaces.vector_utils import concatenate, create_empty_array, iterate
 
-__all__ = ["flatdim", "flatten", "flatten_space", "is_space_dtype_shape_equiv", "unflatten"]
+__all__ = [
+    "FlatType",
+    "flatdim",
+    "flatten",
+    "flatten_space",
+    "is_space_dtype_shape_equiv",
+    "unflatten",
+]
+
+FlatType = NDArray[Any] | dict[str, Any] | tuple[Any, ...] | GraphInstance
+"""What `flatten` returns: one array, or a structure of them for spaces of varying size."""
 
 
 def _not_flattenable(space: Space[Any]) -> ValueError:
