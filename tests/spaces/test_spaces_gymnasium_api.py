@@ -43,6 +43,7 @@ from protogym.testing.strategies import any_spaces, same
             "protogym.vector.utils.shared_memory",
             ["create_shared_memory", "read_from_shared_memory", "write_to_shared_memory"],
         ),
+        ("protogym.vector.utils", ["create_empty_array", "create_shared_memory", "batch_space"]),
         ("protogym.spaces.utils", ["is_space_dtype_shape_equiv", "flatten", "flatdim"]),
     ],
 )
