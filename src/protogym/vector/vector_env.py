@@ -178,14 +178,19 @@ class VectorEnv(Protocol[ObsT_co, ActT, ModeT_co], metaclass=StructuralProtocolM
         @property
         def action_space(self) -> Space[ActT]: ...
 
+        # These three have bodies, so an explicit subclass that leaves them out (taking the
+        # run-time defaults below) is not abstract to mypy.
         @property
-        def metadata(self) -> Mapping[str, Any]: ...
+        def metadata(self) -> Mapping[str, Any]:
+            return {}
 
         @property
-        def render_mode(self) -> str | None: ...
+        def render_mode(self) -> str | None:
+            return None
 
         @property
-        def autoreset_mode(self) -> ModeT_co: ...
+        def autoreset_mode(self) -> ModeT_co:
+            return AutoresetMode.NEXT_STEP  # type: ignore[return-value]
 
     def reset(
         self,
