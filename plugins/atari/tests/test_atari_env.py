@@ -317,3 +317,11 @@ def test_the_package_exports_the_env_classes_lazily() -> None:
     assert protogym_atari.ContinuousAtariEnv is ContinuousAtariEnv
     with pytest.raises(AttributeError, match="no attribute 'Atari'"):
         protogym_atari.Atari  # noqa: B018
+
+
+def test_continuous_flags_the_kind_of_actions_as_ale_py_does() -> None:
+    assert AtariEnv("pong").continuous is False
+    assert ContinuousAtariEnv("pong").continuous is True
+    env = protogym.make("ALE/Pong-v5")
+    assert env.unwrapped.continuous is False
+    env.close()

@@ -298,6 +298,8 @@ class AtariEnv(_AtariBase[int | np.integer[Any]]):
     Continuous actions are `ContinuousAtariEnv`.
     """
 
+    continuous = False  # ale-py's flag for the kind of actions
+
     action_space: Discrete
 
     def __init__(
@@ -376,6 +378,7 @@ class ContinuousAtariEnv(_AtariBase[NDArray[np.float32]]):
     the 18 actions; the radius is the paddle strength. Other arguments as `AtariEnv`.
     """
 
+    continuous = True
     action_space: Box
 
     def __init__(

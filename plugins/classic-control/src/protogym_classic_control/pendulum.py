@@ -39,6 +39,7 @@ _PI = math.pi
 _TWO_PI = 2 * math.pi
 _MILLI_AS_FLOAT32 = array("f", [0.001])[0]
 _float64 = np.float64
+_sin, _cos = math.sin, math.cos
 DEFAULT_X = math.pi
 DEFAULT_Y = 1.0
 
@@ -147,10 +148,10 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
         else:
             acceleration = gain * u
             effort = 0.001 * (u * u)
-        normalized = angle_normalize(theta)
+        normalized = ((theta + _PI) % _TWO_PI) - _PI  # angle_normalize, inlined
         costs = normalized * normalized + 0.1 * (theta_dot * theta_dot) + effort
 
-        theta_dot = theta_dot + (3 * g / (2 * length) * math.sin(theta) + acceleration) * dt
+        theta_dot = theta_dot + (3 * g / (2 * length) * _sin(theta) + acceleration) * dt
         max_speed = self.max_speed
         if theta_dot > max_speed:
             theta_dot = max_speed
@@ -161,7 +162,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
 
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
-        observation = _fromiter((math.cos(theta), math.sin(theta), theta_dot), _FLOAT32)
+        observation = _fromiter((_cos(theta), _sin(theta), theta_dot), _FLOAT32)
         # numpy's float64, the type Gymnasium's reward has
         return observation, _float64(-costs), False, False, {}
 
