@@ -40,6 +40,7 @@ from protogym.wrappers import AtariPreprocessing, FrameStackObservation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, interleaved_rates, print_rows, stepper
+from results import from_row, table, write_results
 
 NUM_ENVS = 8
 VECTOR_TARGET = 1.5
@@ -168,6 +169,14 @@ def main() -> None:
     ]
     print_rows(f"atari: single env steps per second ({env_id})", single)
     print_rows(f"atari: agent-steps per second, {NUM_ENVS} envs ({env_id})", vector)
+    write_results(
+        "atari",
+        [table(f"one env's steps per second ({env_id}), against ale-py's env in Gymnasium",
+               [from_row(row, reference="ale-py") for row in single]),
+         table(f"AsyncVectorEnv of {NUM_ENVS} preprocessed envs, agent-steps per second, "
+               "against Gymnasium's over ale-py", [from_row(row) for row in vector])],
+        title="Atari against ale-py 0.12.1 and Gymnasium 1.4",
+    )
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, best_rate, print_rows  # type: ignore[import-not-found, unused-ignore]
+from results import from_row, table, write_results  # type: ignore[import-not-found, unused-ignore]
 
 ENV_ID = "ALE/Pong-v5"
 NUM_ENVS = 8
@@ -130,11 +131,13 @@ def main() -> None:
     gymnasium.register_envs(ale_py)
     rates: list[Row] = []
     costs: list[Row] = []
+    references: list[str] = []
 
-    def add(name: str, measured: Any, target: float | None) -> None:
+    def add(name: str, measured: Any, target: float | None, reference: str) -> None:
         (rate_ours, rate_theirs), (cost_ours, cost_theirs) = measured
         rates.append(Row(name, "/s", rate_ours, rate_theirs, True, target))
         costs.append(Row(name, "us", cost_ours, cost_theirs, False, None))
+        references.append(reference)
 
     reference = gymnasium.make_vec(
         ENV_ID, num_envs=NUM_ENVS, vectorization_mode="vector_entry_point"
@@ -144,7 +147,7 @@ def main() -> None:
         native = native_env(mode)
         add(f"native ({mode}) vs ale-py vector env", compare(
             timed(native), theirs, args.seconds, args.repeats
-        ), target)
+        ), target, "ale-py")
         native.close()
     reference.close()
 
@@ -158,14 +161,14 @@ def main() -> None:
     workers = [process.pid for process in async_env.processes]
     add("native vs Gymnasium Async + AtariPreprocessing", compare(
         ours, timed(processes, workers=workers), args.seconds, args.repeats
-    ), 2.5)
+    ), 2.5, "gymnasium")
     processes.close()
 
     pool = make_envpool()
     if pool is not None:
         add("native vs EnvPool", compare(
             ours, timed(pool, seed=None), args.seconds, args.repeats
-        ), None)
+        ), None, "envpool")
     native.close()
     title = "8 x ALE/Pong-v5, {} (second column: the library named in the row)"
     print_rows(title.format("agent-steps per second"), rates)
@@ -173,6 +176,15 @@ def main() -> None:
     if pool is None:
         print("\nEnvPool: not importable, skipped (it is not a dependency of protogym)")
     print(f"\n{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
+    write_results(
+        "atari_vector",
+        [table("8 x ALE/Pong-v5, agent-steps per second",
+               [from_row(r, ref) for r, ref in zip(rates, references, strict=True)]),
+         table("CPU microseconds per agent-step (lower is better)",
+               [from_row(r, ref) for r, ref in zip(costs, references, strict=True)])],
+        title="Native Atari vector env against ale-py, EnvPool and Gymnasium",
+        notes="" if pool is not None else "EnvPool was not installed for this run.",
+    )
 
 
 def make_envpool() -> Any:

@@ -23,6 +23,7 @@ import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, interleaved_rates, print_rows, stepper
+from results import from_row, table, write_results
 
 ENV_IDS = (
     "LunarLander-v3",
@@ -57,6 +58,11 @@ def main() -> None:
         theirs.close()
     clock_name = "CPU time" if args.cpu else "wall clock"
     print_rows(f"box2d: steps per second through make ({clock_name})", rows)
+    write_results(
+        "box2d",
+        [table(f"steps per second through make ({clock_name})", [from_row(r) for r in rows])],
+        title="Box2D against Gymnasium 1.4",
+    )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, interleaved_rates, print_rows, stepper
+from results import from_row, table, write_results
 
 ENV_IDS = (
     "CartPole-v1",
@@ -70,6 +71,12 @@ def main() -> None:
         theirs.close()
     print_rows("classic-control: steps per second through make", made)
     print_rows("classic-control: steps per second of the bare env", bare)
+    write_results(
+        "classic_control",
+        [table("steps per second through make", [from_row(row) for row in made]),
+         table("steps per second of the bare env", [from_row(row) for row in bare])],
+        title="Classic control against Gymnasium 1.4",
+    )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from harness import Row, best_rate, print_rows
+from results import Result, from_row, table, write_results
 
 PLUGINS = 50
 IMPORT_RUNS = 15
@@ -127,6 +128,18 @@ def main() -> None:
         f"  installed first-party plugins only: {bare * 1e3:.1f} ms\n"
         f"  plus {PLUGINS} synthetic plugins:      {loaded * 1e3:.1f} ms "
         f"({(loaded - bare) / PLUGINS * 1e3:.2f} ms per plugin)"
+    )
+    discovery = [
+        Result("first registry look-up, first-party plugins", "ms", False,
+               {"protogym": bare * 1e3}),
+        Result(f"the same with {PLUGINS} more plugins", "ms", False, {"protogym": loaded * 1e3}),
+    ]
+    write_results(
+        "core",
+        [table("import, make and step, against Gymnasium 1.4", [from_row(r) for r in rows]),
+         table("plugin discovery in a fresh process (Gymnasium 1.4 loads no plugins)",
+               discovery)],
+        title="Core: import, make, a step through make, plugin discovery",
     )
 
 

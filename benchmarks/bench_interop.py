@@ -31,6 +31,7 @@ from protogym.interop.sb3 import to_sb3_vec_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, interleaved_rates, print_rows, stepper
+from results import from_row, table, write_results
 
 NUM_ENVS = 8
 
@@ -68,12 +69,16 @@ def main() -> None:
     )
     env_steps = (per_call[0] * NUM_ENVS, per_call[1] * NUM_ENVS)
 
-    print_rows(
-        "interop: protogym envs inside Gymnasium and Stable-Baselines3",
-        [
-            Row("gymnasium.make CartPole-v1 step", "/s", *single, True, 2.0),
-            Row(f"SB3 VecEnv, {NUM_ENVS} CartPole, env-steps", "/s", *env_steps, True, 5.0),
-        ],
+    rows = [
+        Row("gymnasium.make CartPole-v1 step", "/s", *single, True, 2.0),
+        Row(f"SB3 VecEnv, {NUM_ENVS} CartPole, env-steps", "/s", *env_steps, True, 5.0),
+    ]
+    print_rows("interop: protogym envs inside Gymnasium and Stable-Baselines3", rows)
+    write_results(
+        "interop",
+        [table("protogym's CartPole inside Gymnasium and SB3, against Gymnasium's own",
+               [from_row(row) for row in rows])],
+        title="protogym envs inside Gymnasium and Stable-Baselines3",
     )
     ours_vec.close()
     theirs_vec.close()

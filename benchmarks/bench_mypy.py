@@ -34,6 +34,9 @@ import time
 import tomllib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results import Result, table, write_results
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_SLOWDOWN = 1.15
 VARIANTS = ("none", "defaults", "full")
@@ -173,6 +176,7 @@ def main() -> None:
         f"{'run':<6} {'none':>8} {'defaults':>9} {'full':>8} "
         f"{'full/none':>10} {'full/defaults':>14}  target (full/none)"
     )
+    rows = []
     for kind in KINDS:
         none, defaults, full = (times[kind, variant] for variant in VARIANTS)
         met = "ok" if full / none <= TARGET_SLOWDOWN else "MISSED"
@@ -180,6 +184,16 @@ def main() -> None:
             f"{kind:<6} {none:>7.2f}s {defaults:>8.2f}s {full:>7.2f}s "
             f"{full / none:>9.3f}x {full / defaults:>13.3f}x  <= {TARGET_SLOWDOWN:g}x {met}"
         )
+        rows.append(Result(f"{kind} cache", "s", False,
+                           {"protogym": full, "none": none, "defaults": defaults},
+                           target=1 / TARGET_SLOWDOWN))
+    write_results(
+        "mypy_plugin" if not args.corpus else "mypy_plugin_corpus",
+        [table(f"seconds of mypy over {shown} (lower is better)", rows)],
+        title="What the mypy plugin costs",
+        labels={"protogym": "with protogym's plugin", "none": "without a plugin",
+                "defaults": "Env defaults only"},
+    )
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from protogym.vector import AsyncVectorEnv, RayVectorEnv, SyncVectorEnv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import best_rate  # type: ignore[import-not-found, unused-ignore]
+from results import Result, table, write_results  # type: ignore[import-not-found, unused-ignore]
 
 NUM_ENVS = 16
 WORK_SECONDS = 0.002
@@ -108,7 +109,7 @@ def steps_per_second(env: Any, seconds: float, repeats: int) -> float:
         env.close()
 
 
-def slow_env_rows(busy: bool, seconds: float, repeats: int) -> None:
+def slow_env_rows(busy: bool, seconds: float, repeats: int) -> Result:
     work = "busy" if busy else "sleeping"
     rates = {
         "sync": steps_per_second(SyncVectorEnv(slow_fns(busy)), seconds, repeats),
@@ -132,6 +133,12 @@ def slow_env_rows(busy: bool, seconds: float, repeats: int) -> None:
         f"ray (8 actors) vs sync: {ray8 / rates['sync']:.2f}x (goal >= 6x: {goal}); "
         f"vs async: {ray8 / rates['async (2 workers)']:.2f}x (2 workers), "
         f"{ray8 / rates['async (8 workers)']:.2f}x (8 workers)"
+    )
+    return Result(
+        f"2 ms of {work} work a step", "/s", True,
+        {"protogym": ray8, "sync": rates["sync"], "async2": rates["async (2 workers)"],
+         "async8": rates["async (8 workers)"]},
+        target=6.0 if not busy else None,
     )
 
 
@@ -169,7 +176,7 @@ def ray_floor(seconds: float, repeats: int, actors: int = 8) -> float:
             ray.kill(echo)
 
 
-def cartpole_rows(seconds: float, repeats: int) -> None:
+def cartpole_rows(seconds: float, repeats: int) -> Result:
     sync = protogym.make_vec("CartPole-v1", NUM_ENVS, vectorization_mode="sync")
     ray_env = protogym.make_vec(
         "CartPole-v1", NUM_ENVS, vectorization_mode="ray", vector_kwargs={"num_actors": 8}
@@ -184,6 +191,10 @@ def cartpole_rows(seconds: float, repeats: int) -> None:
     print(f"{'Ray alone: 8 idle actors':<34} {1e3 / floor_rate:>9.3f}")
     print(f"Ray's overhead per vector step: {1e3 / ray_rate - 1e3 / sync_rate:.3f} ms "
           f"({sync_rate / ray_rate:.1f}x Sync's time)")
+    return Result(
+        f"CartPole-v1, {NUM_ENVS} sub-envs: milliseconds per vector step", "ms", False,
+        {"protogym": 1e3 / ray_rate, "sync": 1e3 / sync_rate, "floor": 1e3 / floor_rate},
+    )
 
 
 def main() -> None:
@@ -201,11 +212,19 @@ def main() -> None:
              object_store_memory=200 * 1024 * 1024, log_to_driver=False)
     try:
         print(f"{os.cpu_count()} cores; Ray {ray.__version__}")
-        slow_env_rows(busy=False, seconds=args.seconds, repeats=args.repeats)
-        slow_env_rows(busy=True, seconds=args.seconds, repeats=args.repeats)
-        cartpole_rows(args.seconds, args.repeats)
+        slow = [slow_env_rows(busy, args.seconds, args.repeats) for busy in (False, True)]
+        cartpole = cartpole_rows(args.seconds, args.repeats)
     finally:
         ray.shutdown()
+    write_results(
+        "ray",
+        [table(f"{NUM_ENVS} sub-envs with 2 ms of work a step: vector steps per second", slow),
+         table("Ray's own cost, lower is better", [cartpole])],
+        title="RayVectorEnv (8 actors) against SyncVectorEnv and AsyncVectorEnv",
+        labels={"protogym": "RayVectorEnv, 8 actors", "sync": "SyncVectorEnv",
+                "async2": "AsyncVectorEnv, 2 workers", "async8": "AsyncVectorEnv, 8 workers",
+                "floor": "Ray alone: 8 idle actors"},
+    )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from protogym import spaces
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, interleaved_rates, print_rows
+from results import from_row, table, write_results
 
 Work = Callable[[], object]
 
@@ -139,6 +140,8 @@ def main() -> None:
         rates = interleaved_rates(ours, theirs, count, args.repeats)
         rows.append(Row(name, "/s", *rates, True, target))
     print_rows("spaces: calls per second", rows)
+    write_results("spaces", [table("calls per second", [from_row(row) for row in rows])],
+                  title="Spaces against Gymnasium 1.4")
 
 
 if __name__ == "__main__":

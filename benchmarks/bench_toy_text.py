@@ -26,6 +26,7 @@ import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, best_rate, print_rows
+from results import from_row, table, write_results
 
 TARGET = 3.0  # every toy-text env through make (issue 14)
 ENV_IDS = (
@@ -126,6 +127,10 @@ def main() -> None:
         ours.close()
         theirs.close()
     print_rows("toy-text: steps per second through make", rows)
+    write_results(
+        "toy_text", [table("steps per second through make", [from_row(row) for row in rows])],
+        title="Toy text against Gymnasium 1.4",
+    )
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ import protogym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, best_rate, print_rows  # type: ignore[import-not-found, unused-ignore]
+from results import Result, from_row, table, write_results  # type: ignore[import-not-found, unused-ignore]
 
 Stepper = Callable[[], object]
 
@@ -134,8 +135,18 @@ def main() -> None:
         theirs.close()
 
     print_rows("vector envs: env-steps per second (gymnasium column: Gymnasium 1.4)", rows)
-    _pipe_bound(rows)
-    _envpool(args.seconds)
+    round_trip = _pipe_bound(rows)
+    envpool_rows = _envpool(args.seconds)
+    tables = [table("env-steps per second against Gymnasium 1.4", [from_row(r) for r in rows])]
+    if envpool_rows:
+        tables.append(table("native CartPole against EnvPool, env-steps per second",
+                            [from_row(r, reference="envpool") for r in envpool_rows]))
+    tables.append(table("the bound on an async step: one Pipe round trip", [
+        Result("one byte each way to a forked child", "us", False,
+               {"protogym": round_trip * 1e6}),
+    ]))
+    write_results("vector", tables, title="Vector envs against Gymnasium 1.4",
+                  notes="" if envpool_rows else "EnvPool was not installed for this run.")
 
 
 def _echo(conn: multiprocessing.connection.Connection) -> None:
@@ -145,8 +156,8 @@ def _echo(conn: multiprocessing.connection.Connection) -> None:
         os.write(fd, message)
 
 
-def _pipe_bound(rows: list[Row]) -> None:
-    """A Pipe's one-byte round trip, and the async steps measured above in round trips."""
+def _pipe_bound(rows: list[Row]) -> float:
+    """A Pipe's one-byte round trip in seconds; prints the async steps above in round trips."""
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe()
     process = ctx.Process(target=_echo, args=(child,), daemon=True)
@@ -166,15 +177,16 @@ def _pipe_bound(rows: list[Row]) -> None:
             step = 8 / row.ours
             print(f"  {row.name}: {step * 1e6:.1f} us per step = "
                   f"{step / round_trip:.1f} round trips")
+    return round_trip
 
 
-def _envpool(seconds: float) -> None:
+def _envpool(seconds: float) -> list[Row]:
     """EnvPool's CartPole beside protogym's native one, when EnvPool is installed."""
     try:
         import envpool  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         print("\nEnvPool: not installed, skipped (pip install envpool to include it)")
-        return
+        return []
     rows = []
     for num_envs in (1024, 8192):
         pool = envpool.make_gymnasium("CartPole-v1", num_envs=num_envs)
@@ -188,6 +200,7 @@ def _envpool(seconds: float) -> None:
         name = f"native CartPole x{num_envs} ({used} kernel) vs EnvPool"
         rows.append(Row(name, "/s", *rates, True, None))
     print_rows("vector envs against EnvPool (gymnasium column: EnvPool)", rows)
+    return rows
 
 
 if __name__ == "__main__":

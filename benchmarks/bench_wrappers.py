@@ -28,6 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, print_rows
+from results import from_row, table, write_results
 
 from protogym.spaces import Box, Discrete
 from protogym.wrappers import (
@@ -162,6 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     verdict = "ok" if make_stack_ns < MAKE_STACK_BUDGET_NS else "OVER BUDGET"
     print(f"\nmake's default stack adds {make_stack_ns:.0f} ns per step "
           f"(budget {MAKE_STACK_BUDGET_NS:.0f} ns): {verdict}")
+    write_results(
+        "wrappers",
+        [table("nanoseconds a wrapper adds to each step (lower is better)",
+               [from_row(row) for row in rows])],
+        title="Wrappers against Gymnasium 1.4",
+        notes="Each wrapper's cost is the time per step of a trivial env wrapped minus bare; "
+        "a cost at or below zero is reported as 1 ns.",
+    )
     return 0
 
 

@@ -14,13 +14,18 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
 import protogym
 from protogym.vector import AsyncVectorEnv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results import Result, table, write_results  # type: ignore[import-not-found, unused-ignore]
 
 TARGET_MB = 5.0
 
@@ -89,6 +94,16 @@ def main() -> None:
         print(f"{name:<10} {before[name]:>11.2f} MB {after[name]:>9.2f} MB {growth:>+7.2f} MB")
     verdict = "ok" if worst < TARGET_MB else "MISSED"
     print(f"largest growth {worst:+.2f} MB (target < {TARGET_MB:g} MB): {verdict}")
+    write_results(
+        "soak_async",
+        [table(f"{total:,} env-steps of {args.num_envs} {args.env_id}: resident memory growth "
+               "per process after warm-up (no Gymnasium run)", [
+                   Result(name, "MB", False, {"protogym": after[name] - before[name]})
+                   for name in pids
+               ])],
+        title="AsyncVectorEnv soak: memory over many steps",
+        notes=f"{(vector_steps - warmup) * args.num_envs / elapsed:,.0f} env-steps per second.",
+    )
 
 
 if __name__ == "__main__":
