@@ -6,6 +6,7 @@ import argparse
 import ast
 import functools
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from protogym.registration.env_spec import EnvSpec
 from protogym.spaces import Box, Discrete
 from protogym.vector import SameStep
 from protogym.vector.vector_env import VectorEnvBase
+from tests.mypy.test_mypy_plugin_corpus import SNIPPETS, expected_reports
 
 
 class Arena(protogym.Env[NDArray[np.float64], NDArray[np.float32]]):
@@ -149,48 +151,135 @@ SPECS = [
 ]
 
 
-def test_make_stub_has_one_overload_pair_per_group_of_ids_before_the_general_ones() -> None:
+def _signature_rows(text: str, function: str) -> list[tuple[str, str, str, str]]:
+    """(id annotation, deprecation message or "", the env's keyword names or "**kwargs",
+    return) of each overload of `function` in a stub."""
+    own_keywords = {"make": 4, "make_vec": 0}[function]  # the function's own keyword-only
+    rows = []
+    for node in ast.parse(text).body:
+        if not isinstance(node, ast.FunctionDef) or node.name != function:
+            continue
+        deprecated = [
+            ast.literal_eval(d.args[0]) for d in node.decorator_list if isinstance(d, ast.Call)
+        ]
+        own = [arg.arg for arg in node.args.kwonlyargs][own_keywords:]
+        rows.append((
+            ast.unparse(node.args.args[0].annotation) if node.args.args[0].annotation else "",
+            deprecated[0] if deprecated else "",
+            "**kwargs" if node.args.kwarg is not None else ", ".join(own),
+            ast.unparse(node.returns) if node.returns is not None else "",
+        ))
+    return rows
+
+
+def test_make_stub_has_overloads_per_group_of_ids_before_the_general_ones() -> None:
     result = stubs.build_stubs(SPECS, load=load)
     assert result.untyped == {
         "t/Missing-v0": "its entry point failed to load: No module named 't'",
         "t/VectorOnly-v0": "no entry point: it has only a vector entry point",
     }
     text = result.files["protogym.registration.make"]
-    tree = ast.parse(text)
-    makes = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make"]
-    ids = [ast.unparse(n.args.args[0].annotation) for n in makes if n.args.args[0].annotation]
-    assert ids == [
-        "typing.Literal['t/Arena-v0']",
-        "typing.Literal['t/Arena-v0']",
-        "typing.Literal['t/Corridor-v0', 't/Corridor-v1']",
-        "typing.Literal['t/Corridor-v0', 't/Corridor-v1']",
-        "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
-        "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
-        "str | EnvSpec",
-        "str | EnvSpec",
-    ]
-    returns = [ast.unparse(n.returns) for n in makes if n.returns is not None]
-    assert returns[2:4] == [
-        "Wrapper[numpy.int64, int, numpy.int64, int]",
-        "LegacyEnv[numpy.int64, int]",
-    ]
-    assert returns[4:] == [
-        "Wrapper[typing.Any, typing.Any, typing.Any, typing.Any]",
-        "LegacyEnv[typing.Any, typing.Any]",
-        "Wrapper[Any, Any, Any, Any]",
-        "LegacyEnv[Any, Any]",
+    arena = (
+        "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float64]], "
+        "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float32]]"
+    )
+    corridors = "typing.Literal['t/Corridor-v0', 't/Corridor-v1']"
+    complaint = (
+        "make() of 't/Corridor-v0', 't/Corridor-v1': a keyword argument is misspelt or of the "
+        "wrong type; the env takes: no keywords"
+    )
+    corridor_made = (
+        f"_MadeEnv[numpy.int64, int, {__name__}.Corridor, protogym.spaces.discrete.Discrete, "
+        "protogym.spaces.discrete.Discrete]"
+    )
+    unknown = "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']"
+    assert _signature_rows(text, "make") == [
+        # Arena is an Env subclass without a constructor of its own: any keyword goes.
+        (
+            "typing.Literal['t/Arena-v0']",
+            "",
+            "**kwargs",
+            f"_MadeEnv[{arena}, {__name__}.Arena, protogym.spaces.box.Box, "
+            "protogym.spaces.box.Box]",
+        ),
+        ("typing.Literal['t/Arena-v0']", "", "**kwargs", f"LegacyEnv[{arena}]"),
+        # Corridor takes no keyword: a call with one lands on the deprecated copy.
+        (corridors, "", "", corridor_made),
+        (corridors, complaint, "**kwargs", corridor_made),
+        (corridors, "", "", "LegacyEnv[numpy.int64, int]"),
+        (corridors, complaint, "**kwargs", "LegacyEnv[numpy.int64, int]"),
+        (
+            unknown,
+            "",
+            "**kwargs",
+            "_MadeEnv[typing.Any, typing.Any, protogym.core.Env[typing.Any, typing.Any], "
+            "protogym.spaces.space.Space[typing.Any], protogym.spaces.space.Space[typing.Any]]",
+        ),
+        (unknown, "", "**kwargs", "LegacyEnv[typing.Any, typing.Any]"),
+        ("str | EnvSpec", "", "**kwargs", "Wrapper[Any, Any, Any, Any]"),
+        ("str | EnvSpec", "", "**kwargs", "LegacyEnv[Any, Any]"),
     ]
     # Calls that name wrappers fall through to the general overloads: wrappers may retype.
+    makes = [n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)]
     wrappers = [
         ast.unparse(arg.annotation)
-        for n in makes[:2]
+        for n in [n for n in makes if n.name == "make"][:2]
         for arg in n.args.kwonlyargs
         if arg.arg == "wrappers" and arg.annotation is not None
     ]
     assert wrappers == ["None", "None"]
+    assert "class _MadeEnv(Wrapper[_O, _A, _O, _A], typing.Generic[_O, _A, _E, _OS, _AS])" in text
     assert text.startswith("# Generated by `protogym stubs`")
     assert "from __future__" not in text
-    assert all(not n.name.startswith("_") for n in tree.body if isinstance(n, ast.FunctionDef))
+    assert all(not n.name.startswith("_") for n in makes)
+
+
+class Lake(protogym.Env[np.int64, np.int64]):
+    """An env whose constructor takes keywords, some of them make()'s own too."""
+
+    observation_space: Discrete
+    action_space: Discrete
+    render_mode: str | None
+
+    def __init__(self, render_mode: str | None = None, is_slippery: bool = True,
+                 size: int | tuple[int, int] = 4) -> None:
+        self.render_mode = render_mode
+
+
+def test_an_envs_keywords_replace_kwargs_and_a_bad_one_is_deprecated() -> None:
+    assert stubs.constructor_keywords(Lake) == (
+        ("render_mode", str | None),
+        ("is_slippery", bool),
+        ("size", int | tuple[int, int]),
+    )
+    assert stubs.constructor_keywords(Arena) is None  # the protocol's (*args, **kwargs)
+    assert stubs.constructor_keywords(make_corridor) == ()
+    assert stubs.declared_spaces(Lake) == (Discrete, Discrete)
+    assert stubs.declared_spaces(Corridor) == (Discrete, Discrete)  # by value
+    assert stubs.declared_spaces(Unannotated) == (None, None)
+    assert stubs.env_class_of(make_corridor) is Corridor
+    specs = [EnvSpec(id="t/Lake-v0", entry_point="t:Lake")]
+    files = stubs.build_stubs(specs, load=lambda _: Lake).files
+    [exact, deprecated, *_] = _signature_rows(files["protogym.registration.make"], "make")
+    # render_mode is make()'s own keyword already; the env's others follow it.
+    assert exact[1:3] == ("", "is_slippery, size")
+    assert deprecated[1:3] == (
+        "make() of 't/Lake-v0': a keyword argument is misspelt or of the wrong type; the env "
+        "takes: render_mode, is_slippery, size",
+        "**kwargs",
+    )
+    exact_node = next(
+        n for n in ast.parse(files["protogym.registration.make"]).body
+        if isinstance(n, ast.FunctionDef) and n.name == "make" and n.args.kwarg is None
+    )
+    annotations = {arg.arg: ast.unparse(arg.annotation) for arg in exact_node.args.kwonlyargs
+                   if arg.annotation is not None}
+    assert annotations["size"] == "int | tuple[int, int]"
+    vec_rows = _signature_rows(files["protogym.registration.make_vec"], "make_vec")
+    # make_vec passes make()'s keywords on, so its copies take those too.
+    assert vec_rows[0][2] == (
+        "max_episode_steps, render_mode, disable_env_checker, return_two_dones, is_slippery, size"
+    )
 
 
 def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
@@ -231,10 +320,13 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
             "typing.Literal['sync'] | None = None",
             f"SyncVectorEnv[{arena}, typing.Any]",
         ),
+        # Corridor takes no keyword: each of its overloads has a deprecated copy after it.
+        (corridors, f"{sync} | None = None", f"SyncVectorEnv[{array}, {array}, typing.Any]"),
         (corridors, f"{sync} | None = None", f"SyncVectorEnv[{array}, {array}, typing.Any]"),
         ("typing.Literal['t/Missing-v0']", f"{sync} | None = None", f"SyncVectorEnv[{unknown}]"),
         ("typing.Literal['t/VectorOnly-v0']", f"{sync} = ...", f"SyncVectorEnv[{unknown}]"),
         ("typing.Literal['t/Arena-v0']", f"{async_} = ...", f"AsyncVectorEnv[{arena}, typing.Any]"),
+        (corridors, f"{async_} = ...", f"AsyncVectorEnv[{array}, {array}, typing.Any]"),
         (corridors, f"{async_} = ...", f"AsyncVectorEnv[{array}, {array}, typing.Any]"),
         (
             "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
@@ -242,6 +334,7 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
             f"AsyncVectorEnv[{unknown}]",
         ),
         ("typing.Literal['t/Arena-v0']", f"{ray} = ...", f"RayVectorEnv[{arena}, typing.Any]"),
+        (corridors, f"{ray} = ...", f"RayVectorEnv[{array}, {array}, typing.Any]"),
         (corridors, f"{ray} = ...", f"RayVectorEnv[{array}, {array}, typing.Any]"),
         (
             "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
@@ -252,7 +345,11 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
         ("str | EnvSpec", "Literal['sync'] = ...", "SyncVectorEnv[Any, Any, Any]"),
         ("str | EnvSpec", "Literal['async'] = ...", "AsyncVectorEnv[Any, Any, Any]"),
         ("str | EnvSpec", "Literal['ray'] = ...", "RayVectorEnv[Any, Any, Any]"),
-        ("str | EnvSpec", "VectorizationMode | None = None", "VectorEnv[Any, Any, Any]"),
+        (
+            "str | EnvSpec",
+            "VectorizationMode | VectorizeMode | None = None",
+            "VectorEnv[Any, Any, Any]",
+        ),
     ]
 
 
@@ -338,32 +435,49 @@ reveal_type(walker.action_space)
 """
 
 
-def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def stub_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The stubs of the installed registry, written once for the pyright tests."""
+    folder = tmp_path_factory.mktemp("stubs")
+    assert run_cli(["stubs", "--output", str(folder / "typings")]) == 0
+    return folder / "typings"
+
+
+def _run_pyright(
+    folder: Path, stub_folder: Path, source: str, **settings: object
+) -> list[tuple[int, str, str]]:
+    """pyright's (line, severity, message) for `source`, read with the generated stubs."""
     pyright, why_not = _pyright()
     if pyright is None:
         pytest.skip(why_not)
-    assert run_cli(["stubs", "--output", str(tmp_path / "typings")]) == 0
-    (tmp_path / "agent.py").write_text(PYRIGHT_SNIPPET)
-    (tmp_path / "pyrightconfig.json").write_text(
-        json.dumps({"stubPath": "typings", "pythonVersion": "3.11"})
-    )
+    shutil.copytree(stub_folder, folder / "typings")
+    (folder / "agent.py").write_text(source)
+    config = {"stubPath": "typings", "pythonVersion": "3.11", **settings}
+    (folder / "pyrightconfig.json").write_text(json.dumps(config))
     completed = subprocess.run(
         [pyright, "--outputjson", "--pythonpath", sys.executable, "agent.py"],
-        cwd=tmp_path,
+        cwd=folder,
         capture_output=True,
         text=True,
         check=False,
     )
     report = json.loads(completed.stdout)
-    messages = [
-        (diagnostic["range"]["start"]["line"] + 1, diagnostic["message"])
+    return [
+        (diagnostic["range"]["start"]["line"] + 1, diagnostic["severity"], diagnostic["message"])
         for diagnostic in report["generalDiagnostics"]
+    ]
+
+
+@pytest.mark.slow
+def test_pyright_picks_up_the_stubs(tmp_path: Path, stub_folder: Path) -> None:
+    messages = [
+        (line, message) for line, _, message in _run_pyright(tmp_path, stub_folder, PYRIGHT_SNIPPET)
     ]
     array = "ndarray[tuple[Any, ...], dtype[floating[_32Bit]]]"
     int64_array = "ndarray[tuple[Any, ...], dtype[signedinteger[_64Bit]]]"
     assert messages == [
         (4, f'Type of "env.reset()[0]" is "{array}"'),
-        (5, 'Type of "env.action_space" is "Space[int | integer[Any]]"'),
+        (5, 'Type of "env.action_space" is "Discrete[signedinteger[_64Bit]]"'),
         (7, f'Type of "legacy.step(0)" is "tuple[{array}, SupportsFloat, bool, dict[str, Any]]"'),
         (
             8,
@@ -382,5 +496,36 @@ def test_pyright_picks_up_the_stubs(tmp_path: Path) -> None:
             f'is "{int64_array}"',
         ),
         (36, 'Type of "walker.reset()[0]" is "ndarray[tuple[Any, ...], dtype[float64]]"'),
-        (37, f'Type of "walker.action_space" is "Space[{array}]"'),
+        (37, 'Type of "walker.action_space" is "Box"'),
     ]
+
+
+_QUALIFIER = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")
+
+
+def _as_pyright_shows(mypy_type: str) -> str:
+    """A type as mypy reveals it, spelt as pyright does: no module paths, no ``def``."""
+    return _QUALIFIER.sub("", mypy_type).removeprefix("def ")
+
+
+@pytest.mark.slow
+def test_pyright_reports_what_the_plugin_reports(tmp_path: Path, stub_folder: Path) -> None:
+    """The parity snippet's `# E:` lines (checked by mypy in the corpus) are pyright errors
+    too, its other lines are clean, and each revealed type reads the same. A bad keyword is
+    reported through the deprecated overload, so `reportDeprecated` is on, as in strict mode."""
+    source = (SNIPPETS / "pyright_parity.py.txt").read_text()
+    expected = expected_reports(source)
+    reported = _run_pyright(tmp_path, stub_folder, source, reportDeprecated="error")
+    assert sorted({line for line, severity, _ in reported if severity == "error"}) == sorted(
+        line for line, kind, _ in expected if kind == "E"
+    )
+    revealed = {
+        line: message.rpartition(' is "')[2].removesuffix('"')
+        for line, severity, message in reported
+        if severity == "information" and message.startswith("Type of ")
+    }
+    assert revealed == {
+        line: _as_pyright_shows(message.removeprefix('Revealed type is "').removesuffix('"'))
+        for line, kind, message in expected
+        if kind == "N"
+    }

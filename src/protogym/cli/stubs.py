@@ -3,12 +3,20 @@
 pyright (and Pylance) cannot run the protogym mypy plugin, so this command writes a partial
 stub package, ``typings/protogym-stubs/`` (pyright's default `stubPath`), holding only
 `protogym.registration.make` and `protogym.registration.make_vec`: there each function has
-one overload per group of installed ids with the same types, ahead of the general ones, so
-``make("CartPole-v1")`` is `Wrapper[NDArray[float32], int | integer[Any], ...]` for pyright
-too. Every other module comes from the installed package, because ``py.typed`` says the stubs
+one overload per group of installed ids with the same types, ahead of the general ones. So
+for pyright too ``make("CartPole-v1")`` steps with `NDArray[float32]` observations and
+`int | integer[Any]` actions, its `unwrapped` is the `CartPoleEnv` class (``.state``,
+``.gravity``), its spaces are the classes the env declares (``observation_space.high``,
+``FrozenLake``'s ``observation_space.n``), and its keyword arguments are the constructor's,
+with their types. A misspelt or mistyped keyword falls to an overload marked
+``@deprecated``, which keeps the types and makes pyright report the call (an error with
+``reportDeprecated`` on, as in strict mode; struck through in editors).
+
+Every other module comes from the installed package, because ``py.typed`` says the stubs
 are partial. The types are read from each env class at run time (its `Env[O, A]` base, or the
-annotations of `step` and `reset`), which imports the env modules; `make_vec`'s are batched as
-the vector envs batch spaces. Re-run the command after installing or upgrading an env plugin.
+annotations of `step` and `reset`; its class-level space annotations; its constructor's
+signature), which imports the env modules; `make_vec`'s are batched as the vector envs batch
+spaces. Re-run the command after installing or upgrading an env plugin.
 """
 
 from __future__ import annotations
@@ -148,6 +156,81 @@ def _structural_types(cls: type, api: str) -> tuple[object, object]:
         elif api == "done" and returned_type is not None and not items:
             obs = returned_type
     return obs, act
+
+
+def env_class_of(target: object) -> type | None:
+    """The class an entry point builds: the class itself, or what a factory is annotated to
+    return; None for a protocol (`Env[O, A]`) or no annotation."""
+    if not isinstance(target, type):
+        returned = _hints(target).get("return")
+        target = typing.get_origin(returned) or returned
+    if not isinstance(target, type) or getattr(target, "_is_protocol", False):
+        return None
+    return target
+
+
+def declared_spaces(cls: type | None) -> tuple[object, object]:
+    """The space classes `cls` declares for `observation_space` and `action_space` at class
+    level, by annotation (``observation_space: Box``) or by value (``= Discrete(4)``); None
+    for either it leaves undeclared."""
+    if cls is None:
+        return None, None
+    hints = _hints(cls)
+    found = []
+    for name in ("observation_space", "action_space"):
+        declared = _space_annotation(hints.get(name))
+        if declared is None:
+            value = inspect.getattr_static(cls, name, None)
+            declared = _space_annotation(type(value)) if value is not None else None
+        found.append(declared)
+    return found[0], found[1]
+
+
+def _space_annotation(annotation: object) -> object | None:
+    """`annotation` if it names concrete space classes (a class, a parametrised one, or a
+    union of them), else None (the protocol `Space[T]` says nothing new)."""
+    from protogym.spaces.space import Space
+
+    if annotation is None:
+        return None
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    for part in typing.get_args(annotation) if union else (annotation,):
+        cls = typing.get_origin(part) or part
+        if not isinstance(cls, type) or cls is Space or Space not in cls.__mro__:
+            return None
+    return annotation
+
+
+Keywords = tuple[tuple[str, object], ...]
+"""Keyword arguments and their annotations, in order."""
+
+
+def constructor_keywords(target: object, skip: frozenset[str] = frozenset()) -> Keywords | None:
+    """The keyword arguments an env class or factory takes (less `skip`), with their
+    annotations; None if it takes any keyword (``**kwargs``) or its signature is unknown."""
+    try:
+        signature = inspect.signature(target)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    hints = _hints(getattr(target, "__init__", None) if isinstance(target, type) else target)
+    found: list[tuple[str, object]] = []
+    for parameter in signature.parameters.values():
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            return None
+        if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.VAR_POSITIONAL):
+            continue
+        if parameter.name not in skip:
+            found.append((parameter.name, hints.get(parameter.name, Any)))
+    return tuple(found)
+
+
+MAKE_KEYWORDS: Keywords = (
+    ("max_episode_steps", int | None),
+    ("render_mode", str | None),
+    ("disable_env_checker", bool | None),
+    ("return_two_dones", bool),
+)
+"""What `make` takes itself beside the env's keywords; `make_vec` passes them on to it."""
 
 
 # -- typing objects as stub source ---------------------------------------------------------
@@ -294,6 +377,36 @@ class _Overload:
     returns: list[str]
     returns_class: str | None = None
     """The whole return type, for `make_vec`: the mode's class (replaces `returns`)."""
+    made: tuple[str, str, str] | None = None
+    """For `make`: the env class and the two space classes that `_MadeEnv` carries."""
+    keywords: tuple[tuple[str, str], ...] | None = None
+    """The keyword arguments the ids take instead of ``**kwargs`` (None: any)."""
+
+
+_MADE_ENV = '''
+_O = typing.TypeVar("_O")
+_A = typing.TypeVar("_A")
+_E = typing.TypeVar("_E")
+_OS = typing.TypeVar("_OS")
+_AS = typing.TypeVar("_AS")
+
+
+class _MadeEnv(Wrapper[_O, _A, _O, _A], typing.Generic[_O, _A, _E, _OS, _AS]):
+    """What make(id) returns, to pyright: the wrapper stack over the id's env class `_E`,
+    with the space classes it declares. A name of the stubs only: at run time a Wrapper."""
+
+    @property
+    def unwrapped(self) -> _E: ...
+    @property
+    def observation_space(self) -> _OS: ...
+    @observation_space.setter
+    def observation_space(self, space: protogym.spaces.space.Space[_O]) -> None: ...
+    @property
+    def action_space(self) -> _AS: ...
+    @action_space.setter
+    def action_space(self, space: protogym.spaces.space.Space[_A]) -> None: ...
+'''
+"""The class `make`'s per-id overloads return, defined in its stub."""
 
 
 def build_stubs(
@@ -313,35 +426,48 @@ def build_stubs(
     if sources is None:
         sources = {name: _module_source(name) for name in STUB_MODULES}
     writer = TypeWriter()
+    writer.imports.add("protogym.spaces.space")  # `_MadeEnv`'s setters name Space
     untyped: dict[str, str] = {}
-    make_groups: dict[tuple[str, str], list[str]] = {}
-    # (mode kind, returned class, obs, act) -> ids
-    vec_groups: dict[tuple[str, str, str, str], list[str]] = {}
+    # (obs, act, (env class, observation space, action space), keywords) -> ids
+    make_groups: dict[tuple[str, str, tuple[str, str, str], _KeywordText | None], list[str]] = {}
+    # (mode kind, returned class, obs, act, keywords) -> ids
+    vec_groups: dict[tuple[str, str, str, str, _KeywordText | None], list[str]] = {}
     for spec in specs:
-        obs: object = Any
-        act: object = Any
-        if spec.entry_point is None:
-            untyped[spec.id] = "no entry point: it has only a vector entry point"
-        else:
-            try:
-                obs, act = env_types_of(load(spec.entry_point), spec.api)
-            except Exception as exc:  # one broken env must not stop the rest
-                untyped[spec.id] = f"its entry point failed to load: {exc}"
-        types_text = (writer.write(obs), writer.write(act))
-        make_groups.setdefault(types_text, []).append(spec.id)
-        batched_text = (writer.write(batched(obs)), writer.write(batched(act)))
-        copies = [("sync", "SyncVectorEnv", *batched_text)]
-        copies.append(("async", "AsyncVectorEnv", *batched_text))
-        copies.append(("ray", "RayVectorEnv", *batched_text))
+        env = _read_env(spec, load, untyped)
+        obs, act = writer.write(env.obs), writer.write(env.act)
+        made = (
+            writer.write(env.cls) if env.cls is not None else f"protogym.core.Env[{obs}, {act}]",
+            writer.write(env.spaces[0]) if env.spaces[0] is not None
+            else f"protogym.spaces.space.Space[{obs}]",
+            writer.write(env.spaces[1]) if env.spaces[1] is not None
+            else f"protogym.spaces.space.Space[{act}]",
+        )
+        writer.imports.add("protogym.core")
+        own = _keyword_text(writer, env.keywords)
+        make_groups.setdefault((obs, act, made, own), []).append(spec.id)
+        batched_text = (writer.write(batched(env.obs)), writer.write(batched(env.act)))
+        copied = (
+            None if env.keywords is None
+            else _keyword_text(writer, _merged(MAKE_KEYWORDS, env.keywords))
+        )
+        copies = [
+            ("sync", "SyncVectorEnv", *batched_text, copied),
+            ("async", "AsyncVectorEnv", *batched_text, copied),
+            ("ray", "RayVectorEnv", *batched_text, copied),
+        ]
         if spec.vector_entry_point is None:
-            copies[0] = ("default", "SyncVectorEnv", *batched_text)
+            copies[0] = ("default", "SyncVectorEnv", *batched_text, copied)
         else:
             native_class = "VectorEnv"
+            native_keywords: Keywords | None = None
             try:
-                native_class = writer.write(load(spec.vector_entry_point))
+                native = load(spec.vector_entry_point)
+                native_class = writer.write(native)
+                native_keywords = constructor_keywords(native, _NATIVE_SKIPPED)
             except Exception as exc:  # one broken env must not stop the rest
                 untyped[spec.id] = f"its vector entry point failed to load: {exc}"
-            copies.insert(0, ("native", native_class, "", ""))
+            native_text = _keyword_text(writer, native_keywords)
+            copies.insert(0, ("native", native_class, "", "", native_text))
         for key in copies:
             vec_groups.setdefault(key, []).append(spec.id)
     mode = {
@@ -352,7 +478,8 @@ def build_stubs(
         "ray": 'typing.Literal["ray"] = ...',
     }
     make_overloads = [
-        _Overload(ids, {}, returns=[obs, act]) for (obs, act), ids in make_groups.items()
+        _Overload(ids, {}, returns=[obs, act], made=made, keywords=keywords)
+        for (obs, act, made, keywords), ids in make_groups.items()
     ]
     # Native and default groups first: an omitted mode means theirs.
     order = {"native": 0, "default": 1, "sync": 2, "async": 3, "ray": 4}
@@ -362,15 +489,17 @@ def build_stubs(
             {"vectorization_mode": mode[kind]},
             returns=[],
             returns_class=cls if kind == "native" else f"{cls}[{obs}, {act}, typing.Any]",
+            keywords=keywords,
         )
-        for (kind, cls, obs, act), ids in sorted(
+        for (kind, cls, obs, act, keywords), ids in sorted(
             vec_groups.items(), key=lambda kv: order[kv[0][0]]
         )
     ]
     return Stubs(
         files={
             "protogym.registration.make": _stub_text(
-                sources["protogym.registration.make"], "make", make_overloads, writer.imports
+                sources["protogym.registration.make"], "make", make_overloads, writer.imports,
+                preamble=_MADE_ENV,
             ),
             "protogym.registration.make_vec": _stub_text(
                 sources["protogym.registration.make_vec"], "make_vec", vec_overloads,
@@ -381,6 +510,54 @@ def build_stubs(
     )
 
 
+_KeywordText = tuple[tuple[str, str], ...]
+
+# Keywords of a native vector env's constructor that make_vec fills in itself.
+_NATIVE_SKIPPED = frozenset({"num_envs", "autoreset_mode"})
+
+
+@dataclass(frozen=True)
+class _EnvFacts:
+    """What the stubs say about one id's env, read from its entry point."""
+
+    obs: object = Any
+    act: object = Any
+    cls: type | None = None
+    spaces: tuple[object, object] = (None, None)
+    keywords: Keywords | None = None
+
+
+def _read_env(spec: Any, load: Callable[[Any], object], untyped: dict[str, str]) -> _EnvFacts:
+    """The types, class, spaces and keywords of `spec`'s env; `Any` and no restrictions
+    (with the reason in `untyped`) if its entry point is missing or fails to load."""
+    if spec.entry_point is None:
+        untyped[spec.id] = "no entry point: it has only a vector entry point"
+        return _EnvFacts()
+    try:
+        target = load(spec.entry_point)
+        obs, act = env_types_of(target, spec.api)
+    except Exception as exc:  # one broken env must not stop the rest
+        untyped[spec.id] = f"its entry point failed to load: {exc}"
+        return _EnvFacts()
+    if spec.api != "terminated_truncated":
+        # make() puts an old-API env in an adapter: `unwrapped` and the spaces are its.
+        return _EnvFacts(obs, act)
+    cls = env_class_of(target)
+    return _EnvFacts(obs, act, cls, declared_spaces(cls), constructor_keywords(target))
+
+
+def _merged(first: Keywords, second: Keywords) -> Keywords:
+    """`first`, then the keywords of `second` that `first` lacks."""
+    names = {name for name, _ in first}
+    return first + tuple(item for item in second if item[0] not in names)
+
+
+def _keyword_text(writer: TypeWriter, keywords: Keywords | None) -> _KeywordText | None:
+    if keywords is None:
+        return None
+    return tuple((name, writer.write(annotation)) for name, annotation in keywords)
+
+
 def _module_source(name: str) -> str:
     import importlib
 
@@ -389,9 +566,14 @@ def _module_source(name: str) -> str:
 
 
 def _stub_text(
-    source: str, function: str, overloads: list[_Overload], imports: set[str]
+    source: str,
+    function: str,
+    overloads: list[_Overload],
+    imports: set[str],
+    preamble: str = "",
 ) -> str:
-    """`source` as a stub, with `overloads` of `function` ahead of its general signature(s).
+    """`source` as a stub, with `overloads` of `function` ahead of its general signature(s),
+    and the definitions in `preamble` just before them.
 
     A function that has no overloads of its own gets its signature as the last overload.
     """
@@ -400,18 +582,24 @@ def _stub_text(
     if not defs:
         raise RuntimeError(f"no function {function}() to add overloads to")
     general = [n for n in defs if _is_overload(n)] or [_as_overload(defs[0])]
-    body: list[ast.stmt] = [ast.Import(names=[ast.alias(name)]) for name in sorted(imports)]
+    body: list[ast.stmt] = [
+        ast.Import(names=[ast.alias(name)]) for name in sorted({*imports, "typing_extensions"})
+    ]
     body.append(ast.ImportFrom(module="typing", names=[ast.alias("overload")], level=0))
     for node in tree.body:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             body.extend(_stub_statements(node.body, function))
         elif isinstance(node, ast.FunctionDef) and node.name == function:
             if node is defs[0]:  # the other definitions are the general overloads
+                body.extend(ast.parse(preamble).body)
                 for group in overloads:
                     # A group with its own return class needs one overload, from the most
                     # general signature (the last).
                     templates = general[-1:] if group.returns_class else general
-                    body.extend(_id_overload(item, group) for item in templates)
+                    for item in templates:
+                        body.append(_id_overload(item, group, exact=True))
+                        if group.keywords is not None:
+                            body.append(_id_overload(item, group, exact=False))
                 body.extend(general)
         else:
             body.extend(_stub_statements([node], function))
@@ -449,16 +637,39 @@ def _as_overload(node: ast.FunctionDef) -> ast.FunctionDef:
     return stub
 
 
-def _id_overload(general: ast.FunctionDef, group: _Overload) -> ast.FunctionDef:
-    """A copy of a general overload for `group.ids`, returning their precise types."""
+def _id_overload(general: ast.FunctionDef, group: _Overload, *, exact: bool) -> ast.FunctionDef:
+    """A copy of a general overload for `group.ids`, returning their precise types.
+
+    With `exact` and known keywords, ``**kwargs`` gives way to the ids' own keyword
+    arguments; otherwise it stays, and (for ids with known keywords) the copy is marked
+    deprecated: a call lands there only with a keyword that is misspelt or of the wrong type.
+    """
     overload = copy.deepcopy(general)
     overload.body = [ast.Expr(ast.Constant(Ellipsis))]
     overload.returns = (
         _expr(group.returns_class)
         if group.returns_class
-        else _refined_return(general.returns, group.returns)
+        else _refined_return(general.returns, group.returns, group.made)
     )
     signature = overload.args
+    if group.keywords is not None and signature.kwarg is not None:
+        if exact:
+            signature.kwarg = None
+            taken = {arg.arg for arg in [*signature.posonlyargs, *signature.args]}
+            taken |= {arg.arg for arg in signature.kwonlyargs}
+            for name, annotation in group.keywords:
+                if name not in taken:
+                    signature.kwonlyargs.append(ast.arg(name, _expr(annotation)))
+                    signature.kw_defaults.append(_expr("..."))
+        else:
+            overload.decorator_list = [
+                *overload.decorator_list,
+                ast.Call(
+                    _expr("typing_extensions.deprecated"),
+                    [ast.Constant(_keyword_complaint(general.name, group))],
+                    [],
+                ),
+            ]
     literal = ", ".join(repr(env_id) for env_id in group.ids)
     changes = {
         "id": f"typing.Literal[{literal}]",
@@ -483,16 +694,33 @@ def _id_overload(general: ast.FunctionDef, group: _Overload) -> ast.FunctionDef:
     return overload
 
 
-def _refined_return(returns: ast.expr | None, wanted: list[str]) -> ast.expr | None:
+def _keyword_complaint(function: str, group: _Overload) -> str:
+    """The deprecation message of the overload that catches a bad keyword for `group`."""
+    shown = ", ".join(repr(env_id) for env_id in group.ids[:3])
+    if len(group.ids) > 3:
+        shown += f" and {len(group.ids) - 3} more"
+    names = ", ".join(name for name, _ in group.keywords or ())
+    return (
+        f"{function}() of {shown}: a keyword argument is misspelt or of the wrong type; the "
+        f"env takes: {names or 'no keywords'}"
+    )
+
+
+def _refined_return(
+    returns: ast.expr | None, wanted: list[str], made: tuple[str, str, str] | None = None
+) -> ast.expr | None:
     """Fill the `Any`s of the general return type, as the mypy plugin does.
 
-    `Wrapper[Any, Any, Any, Any]` -> `Wrapper[O, A, O, A]`, `LegacyEnv[Any, Any]` ->
-    `LegacyEnv[O, A]`, `VectorEnv[Any, Any, Any]` -> `VectorEnv[O, A, Any]`.
+    `Wrapper[Any, Any, Any, Any]` -> `_MadeEnv[O, A, EnvClass, ObsSpace, ActSpace]` (or
+    `Wrapper[O, A, O, A]` without `made`), `LegacyEnv[Any, Any]` -> `LegacyEnv[O, A]`,
+    `VectorEnv[Any, Any, Any]` -> `VectorEnv[O, A, Any]`.
     """
     if not isinstance(returns, ast.Subscript):
         return returns
     count = len(returns.slice.elts) if isinstance(returns.slice, ast.Tuple) else 1
     obs, act = wanted
+    if count == 4 and made is not None:
+        return _expr(f"_MadeEnv[{obs}, {act}, {', '.join(made)}]")
     args = {4: [obs, act, obs, act], 2: [obs, act], 3: [obs, act, "typing.Any"]}.get(count)
     if args is None:
         return returns

@@ -63,7 +63,7 @@ from protogym.mypy.known_ids import (
     split_entry_point,
 )
 from protogym.mypy.wrapper_calls import innermost as innermost_of
-from protogym.mypy.wrapper_calls import with_unwrapped
+from protogym.mypy.wrapper_calls import with_declared_spaces, with_unwrapped
 
 # "[namespace/]Name[-vN]", to group an unknown id with the registered versions of its name
 # (the registry's own pattern would cost the checker an import of the registry).
@@ -325,7 +325,9 @@ class MakeTyper:
         outer, inner = wrapped
         node = self.entry_node(env)
         innermost = instance_of(node) if node is not None else None
-        return with_unwrapped(refine(ctx.default_return_type, outer, inner), innermost)
+        made = with_unwrapped(refine(ctx.default_return_type, outer, inner), innermost)
+        # make's own wrappers leave the spaces alone; named ones may replace them.
+        return made if names else with_declared_spaces(made, innermost)
 
     def make_vec(self, ctx: FunctionContext) -> Type:
         """The mode's class: sync/async with the single env's types batched, or the id's
@@ -333,14 +335,13 @@ class MakeTyper:
         env_id = literal_str(ctx, 0)
         env = self.known(env_id) if env_id is not None else None
         names = wrapper_names(ctx)
+        if env is None and env_id is not None and _prefixed(env_id):
+            # Another library's env has no native vector env: by default its copies go in a
+            # SyncVectorEnv, with types known only at run time.
+            return self._copies_of_any(ctx, _mode_of(ctx, "sync"))
         if env is None or names is None:
             return ctx.default_return_type
-        mode: str | None
-        if passes_value(ctx, "vectorization_mode"):
-            mode_index = formal_index(ctx, "vectorization_mode")
-            mode = literal_str(ctx, mode_index) if mode_index is not None else None
-        else:
-            mode = "vector_entry_point" if env.vector_entry_point else "sync"
+        mode = _mode_of(ctx, "vector_entry_point" if env.vector_entry_point else "sync")
         if mode == "vector_entry_point" and not names:
             native = self.vector_instance(env)
             return native if native is not None else ctx.default_return_type
@@ -357,6 +358,14 @@ class MakeTyper:
             return refine(ctx.default_return_type, types)
         anything = AnyType(TypeOfAny.special_form)
         return Instance(vector_class, [types.obs, types.act, anything])
+
+    def _copies_of_any(self, ctx: FunctionContext, mode: str | None) -> Type:
+        """The class of a copying `mode`, generic in Any; the default type for other modes."""
+        vector_class = self._class(_COPYING_MODES[mode]) if mode in _COPYING_MODES else None
+        if vector_class is None:
+            return ctx.default_return_type
+        anything = AnyType(TypeOfAny.special_form)
+        return Instance(vector_class, [anything] * len(vector_class.defn.type_vars))
 
     def _class(self, fullname: str) -> TypeInfo | None:
         symbol = self._lookup(fullname)
@@ -413,6 +422,15 @@ _COPYING_MODES = {
     "async": "protogym.vector.async_vector_env.AsyncVectorEnv",
     "ray": "protogym.vector.ray_vector_env.RayVectorEnv",
 }
+
+
+def _mode_of(ctx: FunctionContext, default: str) -> str | None:
+    """The literal `vectorization_mode` of a `make_vec` call, `default` if not passed, or
+    None if passed but not a literal."""
+    if not passes_value(ctx, "vectorization_mode"):
+        return default
+    index = formal_index(ctx, "vectorization_mode")
+    return literal_str(ctx, index) if index is not None else None
 
 
 def constructor_name(node: SymbolNode | None) -> str:

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Callable
@@ -45,7 +46,13 @@ from protogym.mypy.known_ids import (
 from protogym.mypy.make_types import MakeTyper
 from protogym.mypy.register_check import RegisterChecker
 from protogym.mypy.typed_dict_obs import DICT_SPACE_FULLNAME, check_dict_space
-from protogym.mypy.wrapper_calls import WRAPPER_FULLNAME, WrapperCalls, unwrapped_attribute
+from protogym.mypy.wrapper_calls import (
+    SPACES,
+    WRAPPER_FULLNAME,
+    WrapperCalls,
+    space_attribute,
+    unwrapped_attribute,
+)
 
 _REGISTRATION = "protogym.registration."
 
@@ -142,12 +149,15 @@ class ProtogymPlugin(Plugin):
         if name == "wrap":
             return self._make.check_wrap
         if self._wrapper_class(fullname):
-            return self._wrappers.discrete_int_signature
+            return self._wrappers.structural_env_signature
         return None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         if fullname == f"{WRAPPER_FULLNAME}.unwrapped":
             return unwrapped_attribute
+        owner, _, name = fullname.rpartition(".")
+        if owner == WRAPPER_FULLNAME and name in SPACES:
+            return functools.partial(space_attribute, name)
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

@@ -5,9 +5,13 @@ wraps. The plugin remembers the innermost env's class on the type of the value (
 per-instance extra attributes, which its cache keeps), from `make` and from each wrapper
 call, and answers `env.unwrapped` with it.
 
-A structural env whose `step` takes `int` and whose `action_space` is a `Discrete` (a
-`Space[np.int64]`) is not an `Env[O, A]` for any `A` to mypy's solver, so a wrapper call
-would fail to infer its action type; the plugin binds it to `int | np.int64`.
+A wrapper around a structural env keeps that env's own types: ObsType is what its `reset`
+returns, ActType what its `step` takes, as declared. mypy's solver would otherwise derive
+them from the spaces as well, and lose what the methods say: a TypedDict observation from an
+untyped `Dict` space becomes a plain mapping, and an action parameter `int | np.integer`
+narrows to the `Discrete` space's `np.int64`, so `wrapped.step(1)` is refused. (A `step`
+that takes exactly `int` beside a space of numpy integers is bound to `int | np.int64`, so
+that `step(env.action_space.sample())` type-checks too.)
 """
 
 from __future__ import annotations
@@ -18,14 +22,18 @@ from mypy.expandtype import expand_type
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.plugin import AttributeContext, FunctionContext, FunctionSigContext
+from mypy.subtypes import is_subtype
 from mypy.typeops import make_simplified_union
 from mypy.types import (
+    AnyType,
     CallableType,
     FunctionLike,
     Instance,
     Type,
+    TypeOfAny,
     TypeVarId,
     TypeVarType,
+    UnionType,
     get_proper_type,
 )
 
@@ -63,6 +71,55 @@ def unwrapped_attribute(ctx: AttributeContext) -> Type:
     return ctx.default_attr_type
 
 
+SPACES = ("observation_space", "action_space")
+SPACE_FULLNAME = "protogym.spaces.space.Space"
+
+
+def with_declared_spaces(typ: Type, inner: Type | None) -> Type:
+    """`typ` remembering the space classes the env `inner` declares (`Box`, `Discrete`),
+    for a value whose wrappers leave the spaces alone (what `make` builds)."""
+    proper, env = get_proper_type(typ), get_proper_type(inner) if inner is not None else None
+    if not isinstance(proper, Instance) or not isinstance(env, Instance):
+        return typ
+    for name in SPACES:
+        space = _declared_space(env, name)
+        if space is not None:
+            proper = proper.copy_with_extra_attr(name, space)
+    return proper
+
+
+def space_attribute(name: str, ctx: AttributeContext) -> Type:
+    """Reading `env.<name>` (a space): the declared space class where the plugin knows it
+    (an assignment keeps the declared `Space[T]`)."""
+    proper = ctx.type
+    if ctx.is_lvalue or not isinstance(proper, Instance) or proper.extra_attrs is None:
+        return ctx.default_attr_type
+    return proper.extra_attrs.attrs.get(name, ctx.default_attr_type)
+
+
+def _declared_space(env: Instance, name: str) -> Type | None:
+    """The space class of `env`'s `name` if it is more than the `Space` protocol."""
+    from mypy.subtypes import find_member
+
+    member = get_proper_type(find_member(name, env, env))
+    if isinstance(member, CallableType):  # a property seen through its getter
+        member = get_proper_type(member.ret_type)
+    if member is None:
+        return None
+    parts = member.items if isinstance(member, UnionType) else [member]
+    return member if all(_is_space_class(part) for part in parts) else None
+
+
+def _is_space_class(typ: Type) -> bool:
+    """Whether `typ` is an instance of a space class (not of the `Space` protocol itself)."""
+    proper = get_proper_type(typ)
+    return (
+        isinstance(proper, Instance)
+        and proper.type.fullname != SPACE_FULLNAME
+        and any(base.fullname == SPACE_FULLNAME for base in proper.type.mro)
+    )
+
+
 def _env_index(sig: CallableType) -> int | None:
     if "env" in sig.arg_names:
         return sig.arg_names.index("env")
@@ -83,8 +140,8 @@ class WrapperCalls:
         result = filtered_observation(ctx, env_type)
         return with_unwrapped(result, innermost(env_type))
 
-    def discrete_int_signature(self, ctx: FunctionSigContext) -> FunctionLike:
-        """Bind the wrapper's types to a structural int-taking Discrete env's."""
+    def structural_env_signature(self, ctx: FunctionSigContext) -> FunctionLike:
+        """Bind the wrapper's type variables to a structural env's own ObsType and ActType."""
         sig = ctx.default_signature
         index = _env_index(sig)
         if index is None or len(ctx.args[index]) != 1:
@@ -93,21 +150,24 @@ class WrapperCalls:
         env_info = env_info_of(self._modules())
         if not isinstance(formal, Instance) or env_info is None or formal.type != env_info:
             return sig
+        variables = [get_proper_type(arg) for arg in formal.args]
+        if not all(isinstance(variable, TypeVarType) for variable in variables):
+            return sig  # the wrapper needs particular types: mypy checks the env against them
         actual = get_proper_type(ctx.api.get_expression_type(ctx.args[index][0]))
         if not isinstance(actual, Instance) or actual.type.has_base(env_info.fullname):
-            return sig
+            return sig  # an explicit subclass declares its types in its `Env[O, A]` base
+        anything = AnyType(TypeOfAny.special_form)
+        if not is_subtype(actual, Instance(env_info, [anything, anything])):
+            return sig  # not an env at all: mypy's own error says what is missing
         types = env_types(actual, env_info, "terminated_truncated")
         act = get_proper_type(types.act)
-        if not (isinstance(act, Instance) and act.type.fullname == "builtins.int"):
-            return sig
-        space = _action_space_element(actual)
-        if space is None:
-            return sig
+        if isinstance(act, Instance) and act.type.fullname == "builtins.int":
+            space = _action_space_element(actual)
+            if space is not None:
+                act = get_proper_type(make_simplified_union([act, space]))
         bindings: dict[TypeVarId, Type] = {}
-        values = (types.obs, make_simplified_union([act, space]))
-        for formal_arg, value in zip(formal.args, values, strict=True):
-            variable = get_proper_type(formal_arg)
-            if isinstance(variable, TypeVarType):
+        for variable, value in zip(variables, (types.obs, act), strict=True):
+            if isinstance(variable, TypeVarType) and not _unannotated(value):
                 bindings[variable.id] = value
         if not bindings:
             return sig
@@ -115,8 +175,13 @@ class WrapperCalls:
         assert isinstance(bound, CallableType)
         arg_types = list(bound.arg_types)
         arg_types[index] = actual
-        variables = [v for v in bound.variables if v.id not in bindings]
-        return bound.copy_modified(arg_types=arg_types, variables=variables)
+        remaining = [v for v in bound.variables if v.id not in bindings]
+        return bound.copy_modified(arg_types=arg_types, variables=remaining)
+
+
+def _unannotated(typ: Type) -> bool:
+    proper = get_proper_type(typ)
+    return isinstance(proper, AnyType) and proper.type_of_any == TypeOfAny.unannotated
 
 
 def _env_index_of(names: list[str | None]) -> int | None:
