@@ -340,7 +340,7 @@ class Wrapper(
         cached = self._spec_cache  # type: ignore[attr-defined]  # class default None
         if cached is not None and cached[0] is inner:
             return cast("EnvSpec", cached[1])
-        spec = inner.evolve(additional_wrappers=(*inner.additional_wrappers, self._record()))
+        spec = inner.evolve(additional_wrappers=(*inner.additional_wrappers, _record(self)))
         object.__setattr__(self, "_spec_cache", (inner, spec))
         return cast("EnvSpec", spec)
 
@@ -357,17 +357,6 @@ class Wrapper(
     def wrapper_spec(cls, **kwargs: Any) -> WrapperSpec:
         """A `WrapperSpec` of this class with `kwargs`, e.g. for `register(...,
         additional_wrappers=(ClipReward.wrapper_spec(max_reward=1.0),))`."""
-        return _wrapper_spec(cls, kwargs)
-
-    def _record(self) -> WrapperSpec:
-        """This wrapper as a `WrapperSpec`, with the keyword arguments it was built with
-        (None if they cannot be known, e.g. when given through ``*args``)."""
-        cls = type(self)
-        saved = getattr(self, "_saved_kwargs", None)  # Gymnasium's RecordConstructorArgs
-        if isinstance(saved, Mapping):
-            kwargs: dict[str, Any] | None = {k: v for k, v in saved.items() if k != "env"}
-        else:
-            kwargs = _keyword_arguments(cls, self._constructor_args)  # type: ignore[attr-defined]
         return _wrapper_spec(cls, kwargs)
 
     @property
@@ -408,12 +397,14 @@ class Wrapper(
             return _structural_generator(self.unwrapped)[1]
         return seed
 
-    @property
-    def _np_random(self) -> Any:
-        raise AttributeError(
-            f"{type(self).__name__} is a wrapper and has no generator of its own: use "
-            "self.np_random, or self.unwrapped._np_random"
-        )
+    if not TYPE_CHECKING:  # not a member of the protocol: structural wrappers lack it
+
+        @property
+        def _np_random(self):
+            raise AttributeError(
+                f"{type(self).__name__} is a wrapper and has no generator of its own: use "
+                "self.np_random, or self.unwrapped._np_random"
+            )
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -562,6 +553,18 @@ def _keyword_arguments(
         else:
             named[name] = value
     return named
+
+
+def _record(wrapper: Any) -> WrapperSpec:
+    """`wrapper` as a `WrapperSpec`, with the keyword arguments it was built with (None if
+    they cannot be known, e.g. when given through ``*args``)."""
+    cls = type(wrapper)
+    saved = getattr(wrapper, "_saved_kwargs", None)  # Gymnasium's RecordConstructorArgs
+    if isinstance(saved, Mapping):
+        kwargs: dict[str, Any] | None = {k: v for k, v in saved.items() if k != "env"}
+    else:
+        kwargs = _keyword_arguments(cls, wrapper._constructor_args)
+    return _wrapper_spec(cls, kwargs)
 
 
 def _wrapper_spec(cls: type[Any], kwargs: dict[str, Any] | None) -> WrapperSpec:

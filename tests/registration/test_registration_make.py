@@ -220,11 +220,12 @@ def test_make_checks_that_the_entry_point_builds_an_env() -> None:
 
 def test_bad_entry_points_are_explained() -> None:
     protogym.register("reg/Typo-v0", entry_point="tests.core.core_test_envs:StructuralWlak")  # type: ignore[protogym-entry-point]
-    with pytest.raises(RegistrationError, match="has no attribute 'StructuralWlak'"):
+    with pytest.raises(AttributeError, match="has no attribute 'StructuralWlak'"):
         protogym.make("reg/Typo-v0")
     protogym.register("reg/NoModule-v0", entry_point="no_such_module_x:Env")  # type: ignore[protogym-entry-point]
-    with pytest.raises(RegistrationError, match="cannot import 'no_such_module_x'"):
+    with pytest.raises(ModuleNotFoundError, match="cannot import 'no_such_module_x'") as caught:
         protogym.make("reg/NoModule-v0")
+    assert caught.value.name == "no_such_module_x"
     protogym.register("reg/NoColon-v0", entry_point="no_colon")  # type: ignore[protogym-entry-point]
     with pytest.raises(RegistrationError, match=r"not of the form 'package\.module:Attribute'"):
         protogym.make("reg/NoColon-v0")

@@ -16,6 +16,7 @@ import protogym.envs
 import protogym.envs.registration
 import protogym.registration
 from protogym.error import (
+    DependencyNotInstalled,
     DeprecatedEnv,
     Error,
     NameNotFound,
@@ -195,6 +196,20 @@ def test_module_colon_id_imports_the_module_that_registers_the_id(tmp_path: Path
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("dict_registering_module", None)
+
+
+def test_a_missing_dependency_of_an_env_module_says_what_to_install(tmp_path: Path) -> None:
+    (tmp_path / "dict_needs_a_package.py").write_text(
+        "from protogym.error import DependencyNotInstalled\n"
+        "raise DependencyNotInstalled('install acme-physics: pip install acme-physics')\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        protogym.register("dict/Needy-v0", "dict_needs_a_package:Needy")  # type: ignore[protogym-entry-point]
+        with pytest.raises(DependencyNotInstalled, match="pip install acme-physics"):
+            protogym.make("dict/Needy-v0")
+    finally:
+        sys.path.remove(str(tmp_path))
 
 
 def test_a_non_string_id_is_a_type_error() -> None:

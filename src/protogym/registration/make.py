@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
 from protogym.core import Env, Wrapper, missing_env_members
-from protogym.error import Error, InvalidMetadata, RegistrationError
+from protogym.error import DependencyNotInstalled, Error, InvalidMetadata, RegistrationError
 from protogym.logger import warn
 from protogym.registration.env_spec import EnvSpec, WrapperSpec
 from protogym.registration.global_registry import registry
@@ -39,7 +39,12 @@ _READ_ONLY_SPEC = contextlib.suppress(AttributeError)
 
 
 def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any]:
-    """Import `'package.module:Attribute'` (cached), or return a callable unchanged."""
+    """Import `'package.module:Attribute'` (cached), or return a callable unchanged.
+
+    A module that does not import raises `ModuleNotFoundError` (or the `ImportError`, or
+    `DependencyNotInstalled`, it raised), a missing attribute `AttributeError`, as in
+    Gymnasium; a malformed or uncallable entry point is a `RegistrationError`.
+    """
     if not isinstance(entry_point, str):
         return entry_point
     found = _loaded.get(entry_point)
@@ -52,15 +57,19 @@ def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any
         )
     try:
         target: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise RegistrationError(
-            f"cannot import {module_name!r} for entry point {entry_point!r}: {exc}"
+    except DependencyNotInstalled:
+        raise  # its message already names what to install
+    except ImportError as exc:  # the class Gymnasium raises, with the entry point named
+        problem = type(exc) if type(exc) in (ImportError, ModuleNotFoundError) else ImportError
+        raise problem(
+            f"cannot import {module_name!r} for entry point {entry_point!r}: {exc}",
+            name=exc.name,
         ) from exc
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise RegistrationError(
+            raise AttributeError(
                 f"entry point {entry_point!r}: module {module_name!r} has no attribute "
                 f"{attribute!r}"
             ) from None
