@@ -21,6 +21,15 @@ for plugin in plugins/*/; do plugin_args+=(-e "${plugin%/}[all]"); done
 # The "all" extra and plugins/mujoco both pin mujoco==4.0.0 (its goldens are bit-exact
 # within one MuJoCo build).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]" "${plugin_args[@]}"
+# -- Third-party Gymnasium env packages for the interop tests (tests/interop) -------------
+# MiniGrid and highway-env require pygame-ce, which would overwrite pygame's files in this
+# venv (and draws some frames differently): install them without their dependencies, then
+# their other requirements by name (numpy and gymnasium come with the extras above).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
+    "minigrid==3.2.*" "highway-env==1.12.*"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check \
+    matplotlib pandas farama-notifications
+# -- end of the interop packages ---------------------------------------------------------
 # MuJoCo's frames without a display (MUJOCO_GL=egl) need Mesa's EGL and its software OpenGL
 # driver; on Debian, install whichever of those packages is missing.
 if command -v dpkg-query >/dev/null 2>&1; then
