@@ -44,7 +44,10 @@ class RunningMeanStd:
 
     def update(self, batch: NDArray[Any]) -> None:
         """Fold in a batch whose first axis indexes samples."""
-        self.update_from_moments(np.mean(batch, axis=0), np.var(batch, axis=0), batch.shape[0])
+        self.mean, self.var, self.count = update_mean_var_count_from_moments(
+            self.mean, self.var, self.count, np.mean(batch, axis=0), np.var(batch, axis=0),
+            batch.shape[0],
+        )
 
     def update_one(self, sample: ArrayLike) -> None:
         """Fold in one sample; the same result as `update` on a batch of one."""
