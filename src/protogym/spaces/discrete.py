@@ -234,7 +234,7 @@ class Discrete(SpaceBase[IntT_co]):
     def __setstate__(self, state: Mapping[str, Any]) -> None:
         """Load our pickles, and Gym's and Gymnasium's (which may lack `start` and `dtype`)."""
         found = legacy_state(state)
-        dt = np.dtype(found.get("_dtype") or _INT64)
+        dt = np.dtype(found.get("_dtype", _INT64))
         self._forget_ahead(owned=False)
         SpaceBase.__init__(self, (), dt)
         self.n = cast("IntT_co", dt.type(found["n"]))

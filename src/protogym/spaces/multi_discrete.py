@@ -102,7 +102,7 @@ class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
         """Load our pickles, and Gym's and Gymnasium's (which may lack `start`)."""
         found = legacy_state(state)
         nvec = np.array(found["nvec"])
-        dtype = np.dtype(found.get("_dtype") or nvec.dtype)
+        dtype = np.dtype(found.get("_dtype", nvec.dtype))
         SpaceBase.__init__(self, nvec.shape, dtype)
         self._np_random = found.get("_np_random")
         start = found.get("start")
