@@ -67,9 +67,12 @@ def protogym_register_envs(registry: Registry) -> None:
     thresholds, and v2/v3 as errors that name the id to use instead."""
     for name, (module, cls, max_steps, threshold) in _FAMILIES.items():
         for version in (5, 4):
+            # Pusher-v4 only refuses to be made (it needs mujoco < 3): no vector env.
+            vector = None if name == "Pusher" and version == 4 else f"{name}V{version}VectorEnv"
             registry.register(
                 id=f"{name}-v{version}",
                 entry_point=f"{_ENVS}.{module}_v{version}:{cls}",
+                vector_entry_point=None if vector is None else f"{_ENVS}.vector:{vector}",
                 max_episode_steps=max_steps,
                 reward_threshold=threshold,
             )
