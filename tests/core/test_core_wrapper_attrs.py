@@ -111,7 +111,7 @@ def test_a_structural_env_gets_a_seed_and_generator_through_a_wrapper() -> None:
 def test_a_wrapper_has_no_generator_of_its_own() -> None:
     outer, _, _ = _stack()
     with pytest.raises(AttributeError, match="Tagged is a wrapper and has no generator"):
-        outer._np_random  # noqa: B018
+        outer._np_random  # type: ignore[attr-defined]  # noqa: B018
 
 
 def test_class_name_wrapper_spec_and_reprs() -> None:
