@@ -176,3 +176,12 @@ def test_the_single_env_computes_with_these_functions() -> None:
     ours = ant_v5.rewards(before, data.xpos[1, :2], healthy, cost, forces, env.dt, 1, 1.0, 5e-4)
     assert ours[0] == reward and ours[3] == info["reward_survive"]
     assert ant_v5.observation(data.qpos, data.qvel, forces).tobytes() == obs.tobytes()
+
+
+def test_power_of_two_squares_each_element_as_a_numpy_scalar_is_squared() -> None:
+    values = np.random.default_rng(0).normal(0.0, 5.0, 20_000)
+    scalars = np.array([value**2 for value in values])  # numpy float64 scalars: C's pow
+    assert (scalars != values * values).any()  # pow and a product differ in some last bits
+    batched = terms.power_of_two(values.reshape(100, 200))
+    assert batched.tobytes() == scalars.tobytes()
+    assert terms.power_of_two(values[3]) == scalars[3]

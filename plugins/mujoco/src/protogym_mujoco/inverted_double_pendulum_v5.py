@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from protogym.spaces import Box
 from protogym_mujoco.keys import Keys, one_axis
 from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
-from protogym_mujoco.terms import clip
+from protogym_mujoco.terms import clip, power_of_two
 
 __all__ = ["DEFAULT_CAMERA_CONFIG", "InvertedDoublePendulumEnv", "observation", "penalties"]
 
@@ -64,7 +64,8 @@ def penalties(tip: NDArray[np.float64], qvel: NDArray[np.float64]) -> tuple[Any,
     hinges' velocities `qvel[1:3]`."""
     x, y = tip[..., 0], tip[..., 2]
     v1, v2 = qvel[..., 1], qvel[..., 2]
-    return 0.01 * x**2 + (y - 2) ** 2, 1e-3 * v1**2 + 5e-3 * v2**2
+    square = power_of_two
+    return 0.01 * square(x) + square(y - 2), 1e-3 * square(v1) + 5e-3 * square(v2)
 
 
 class InvertedDoublePendulumEnv(MujocoEnv):

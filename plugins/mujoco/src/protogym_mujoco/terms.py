@@ -16,12 +16,13 @@ which `np.vecdot` computes the same way row by row.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["clip", "control_cost", "norm", "planar_velocity", "squared_sum"]
+__all__ = ["clip", "control_cost", "norm", "planar_velocity", "power_of_two", "squared_sum"]
 
 _square = np.square
 _add = np.add.reduce
@@ -54,3 +55,18 @@ def norm(vector: NDArray[np.float64]) -> Any:
 def planar_velocity(before: Any, after: Any, dt: float) -> Any:
     """Velocity from two positions `dt` seconds apart."""
     return (after - before) / dt
+
+
+def power_of_two(values: Any) -> Any:
+    """`values ** 2` as numpy computes it for one float64 scalar, element by element.
+
+    A numpy scalar's power calls C's `pow`, which differs from `values * values` in the last
+    bit about once in a thousand; numpy's array power squares instead (or, with an array
+    exponent, calls a vectorized `pow` that differs more). Gymnasium squares scalars with
+    `**`, so a batch does too, one element at a time.
+    """
+    if np.ndim(values) == 0:
+        return values**2
+    array = np.asarray(values, dtype=np.float64)
+    squares = [math.pow(value, 2) for value in array.ravel().tolist()]
+    return np.array(squares, dtype=np.float64).reshape(array.shape)

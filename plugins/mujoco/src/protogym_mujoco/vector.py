@@ -343,7 +343,9 @@ class MujocoVectorEnv(VectorEnvBase[Observations, Actions, ModeT_co]):
         results = []
         for row in range(self.num_envs):
             self._load(row, self.env.data)
-            results.append(member(*args, **kwargs))
+            result = member(*args, **kwargs)
+            # An array may be a view of the template's data, which the next sub-env overwrites.
+            results.append(result.copy() if isinstance(result, np.ndarray) else result)
         return tuple(results)
 
     # -- internals -----------------------------------------------------------------------
