@@ -19,7 +19,7 @@ fi
 echo "== ruff"
 .venv/bin/ruff check src plugins tests benchmarks scripts
 echo "== mypy --strict"
-.venv/bin/mypy --strict src tests scripts/docs_gallery.py
+.venv/bin/mypy --strict src tests scripts/docs_gallery.py scripts/docs_render.py scripts/docs_benchmarks.py
 # One run per plugin: each plugin's tests/ folder is a root of its own (conftest.py twice).
 for plugin in plugins/*/; do
     .venv/bin/mypy --strict "$plugin"
