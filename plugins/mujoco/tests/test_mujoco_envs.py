@@ -100,9 +100,7 @@ def test_the_v5_arguments_reshape_spaces_and_timing() -> None:
     )
     assert humanoid.observation_space.shape == (348 - 130 - 78,)
     assert make("Ant-v4", use_contact_forces=True).observation_space.shape == (111,)
-    assert make("Walker2d-v5", xml_file="walker2d.xml").unwrapped.fullpath.endswith(
-        "walker2d.xml"
-    )
+    assert make("Walker2d-v5", xml_file="walker2d.xml").unwrapped.fullpath.endswith("walker2d.xml")
 
 
 @pytest.mark.parametrize("env_id", MUJOCO_PY_IDS)
@@ -278,6 +276,7 @@ def test_play_keys_map_into_the_action_space(env_id: str, expected_keys: int) ->
     assert len(mapping) == expected_keys
     assert all(env.action_space.contains(action) for action in mapping.values())
     assert {tuple(a) for a in mapping.values()} >= {
-        tuple(env.action_space.low), tuple(env.action_space.high)
+        tuple(env.action_space.low),
+        tuple(env.action_space.high),
     }
     normalise_keys_to_action(mapping, env.action_space)

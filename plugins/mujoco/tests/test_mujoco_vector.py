@@ -18,7 +18,12 @@ from protogym_mujoco import vector
 from protogym_mujoco.vector import MujocoVectorEnv
 
 import protogym
-from protogym.error import ClosedEnvironmentError, DependencyNotInstalled, InvalidAction, ResetNeeded
+from protogym.error import (
+    ClosedEnvironmentError,
+    DependencyNotInstalled,
+    InvalidAction,
+    ResetNeeded,
+)
 from protogym.vector import AutoresetMode
 
 VECTOR_IDS = [
@@ -70,7 +75,8 @@ def assert_same(ours: Any, theirs: Any, where: str = "") -> None:
                 assert_same(a, b, f"{where}[{index}]")
     else:
         a, b = np.asarray(ours), np.asarray(theirs)
-        assert (a.dtype, a.shape) == (b.dtype, b.shape), f"{where}: {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+        described = f"{where}: {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+        assert (a.dtype, a.shape) == (b.dtype, b.shape), described
         assert a.tobytes() == b.tobytes(), f"{where}: {a} != {b}"
 
 
@@ -138,7 +144,7 @@ def test_the_thread_count_does_not_change_a_bit(env_id: str) -> None:
     results = []
     for threads in (1, 2, 5):
         env = protogym.make_vec(env_id, 5, num_threads=threads, max_episode_steps=6)
-        assert env.num_threads == threads
+        assert isinstance(env, MujocoVectorEnv) and env.num_threads == threads
         rng = np.random.default_rng(0)
         trace = [env.reset(seed=0)[0]]
         for _ in range(10):
@@ -148,8 +154,13 @@ def test_the_thread_count_does_not_change_a_bit(env_id: str) -> None:
 
 
 def test_non_default_arguments_and_float64_actions_match_sync() -> None:
-    kwargs = {"ctrl_cost_weight": 0.3, "healthy_z_range": (0.25, 0.9), "main_body": "torso",
-              "include_cfrc_ext_in_observation": False, "contact_force_range": (-0.5, 0.5)}
+    kwargs = {
+        "ctrl_cost_weight": 0.3,
+        "healthy_z_range": (0.25, 0.9),
+        "main_body": "torso",
+        "include_cfrc_ext_in_observation": False,
+        "contact_force_range": (-0.5, 0.5),
+    }
     native, sync = make_pair("Ant-v5", 3, AutoresetMode.NEXT_STEP, **kwargs)
     assert native.single_observation_space.shape == (27,)
     assert_same(native.reset(seed=5), sync.reset(seed=5))
@@ -248,12 +259,12 @@ def test_bad_input_gets_a_clear_error() -> None:
     with pytest.raises(InvalidAction, match=r"shape \(2, 3\)"):
         env.step(np.zeros((2, 4), dtype=np.float32))
     with pytest.raises(InvalidAction, match=r"shape \(2, 3\)"):
-        env.step([["a", "b", "c"]] * 2)
+        env.step([["a", "b", "c"]] * 2)  # type: ignore[arg-type]
     bad = np.zeros((2, 3), dtype=np.float32)
     bad[1, 2] = np.nan
     with pytest.raises(InvalidAction, match=r"NaN or an infinity for sub-envs \[1\]"):
         env.step(bad)
-    with pytest.raises(ValueError, match="first reset .* must reset every sub-env"):
+    with pytest.raises(ValueError, match=r"first reset .* must reset every sub-env"):
         protogym.make_vec("Hopper-v5", 2).reset(options={"reset_mask": np.array([True, False])})
     with pytest.raises(ValueError, match="render_mode"):
         protogym.make_vec("Hopper-v5", 2, render_mode="human")

@@ -104,9 +104,7 @@ class HumanoidEnv(MujocoEnv):
     def control_cost(self, action: Any) -> Any:
         return control_cost(self._ctrl, self._ctrl_cost_weight)
 
-    def step(
-        self, action: Action
-    ) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
+    def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
         if not isfinite(squared_sum(action)):

@@ -188,9 +188,7 @@ class HumanoidEnv(MujocoEnv):
         cfrc_ext = self.data.cfrc_ext
         return clip(self._contact_cost_weight * squared_sum(cfrc_ext.reshape(-1)), low, high)
 
-    def step(
-        self, action: Action
-    ) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
+    def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
         if not isfinite(squared_sum(action)):

@@ -110,9 +110,7 @@ class HumanoidStandupEnv(MujocoEnv):
         )
         _set_humanoid_spaces(self)
 
-    def step(
-        self, action: Action
-    ) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
+    def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
         if not isfinite(squared_sum(action)):

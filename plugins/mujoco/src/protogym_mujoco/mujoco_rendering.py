@@ -29,7 +29,7 @@ try:
     import mujoco
 except ImportError as error:  # pragma: no cover - exercised without the engine
     raise ImportError(
-        "rendering the MuJoCo envs needs the mujoco package: pip install \"protogym-mujoco\""
+        'rendering the MuJoCo envs needs the mujoco package: pip install "protogym-mujoco"'
     ) from error
 
 __all__ = ["BaseRender", "MujocoRenderer", "OffScreenViewer", "WindowViewer", "gl_backends"]
@@ -417,8 +417,10 @@ def _camera_id(model: mujoco.MjModel, camera_id: int | None, camera_name: str | 
         return found
     if camera_id is None:
         return -1
-    if isinstance(camera_id, bool) or not isinstance(camera_id, int | np.integer) or not (
-        -1 <= camera_id < model.ncam
+    if (
+        isinstance(camera_id, bool)
+        or not isinstance(camera_id, int | np.integer)
+        or not (-1 <= camera_id < model.ncam)
     ):
         raise ValueError(
             f"camera_id must be -1 (the free camera) or the index of one of the model's "

@@ -42,9 +42,7 @@ def observation(
     `offset_axes` coordinates of fingertip minus target (all three in v4)."""
     theta = qpos[..., :2]
     offset = (fingertip - target)[..., :offset_axes]
-    return _concatenate(
-        (_cos(theta), _sin(theta), qpos[..., 2:], qvel[..., :2], offset), axis=-1
-    )
+    return _concatenate((_cos(theta), _sin(theta), qpos[..., 2:], qvel[..., :2], offset), axis=-1)
 
 
 def rewards(

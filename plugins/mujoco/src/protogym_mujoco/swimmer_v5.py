@@ -98,9 +98,7 @@ class SwimmerEnv(MujocoEnv):
     def control_cost(self, action: Any) -> Any:
         return control_cost(action, self._ctrl_cost_weight)
 
-    def step(
-        self, action: Action
-    ) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
+    def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
         ctrl_cost = control_cost(action, self._ctrl_cost_weight)

@@ -34,7 +34,6 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
 }
 
 
-
 def is_healthy(
     qpos: NDArray[np.float64],
     healthy_z_range: tuple[float, float],
@@ -115,9 +114,7 @@ class Walker2dEnv(MujocoEnv):
     def control_cost(self, action: Any) -> Any:
         return control_cost(action, self._ctrl_cost_weight)
 
-    def step(
-        self, action: Action
-    ) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
+    def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
         ctrl_cost = control_cost(action, self._ctrl_cost_weight)
