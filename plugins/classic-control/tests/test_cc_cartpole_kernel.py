@@ -101,6 +101,25 @@ def test_numba_and_numpy_kernels_agree_bit_for_bit_on_any_state(
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
+def test_a_zero_force_pushes_with_the_single_envs_signed_zero(kernel: Any) -> None:
+    # With force_mag 0 the single env pushes with -0.0 on action 0; from a state of signed
+    # zeros that sign reaches theta and theta_dot, and each kernel must keep it.
+    single = protogym.make("CartPole-v1").unwrapped
+    single.reset(seed=0)
+    single.force_mag, single.gravity = 0.0, 0.0
+    single.kinematics_integrator = "semi-implicit euler"
+    single.state = np.array([0.0, 0.0, -0.0, -0.0])
+    single.step(0)
+    env = CartPoleVectorEnv(1, autoreset_mode="disabled", kernel=kernel)
+    env.reset(seed=0)
+    env.force_mag, env.gravity = 0.0, 0.0
+    env.kinematics_integrator = "semi-implicit euler"
+    env.state[:] = np.array([[0.0], [0.0], [-0.0], [-0.0]])
+    env.step(np.array([0]))
+    assert env.state[:, 0].tobytes() == np.asarray(single.state, dtype=np.float64).tobytes()
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
 def test_a_bad_action_is_refused_before_any_sub_env_moves(kernel: Any) -> None:
     env = CartPoleVectorEnv(3, kernel=kernel)
     env.reset(seed=0)

@@ -219,17 +219,15 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
             np.logical_or(terminated, truncated, pending)
             return self._observe(None), rewards, terminated, truncated, infos
         truncated = self._truncations(tick)
-        observations = self._observe(None)
         if mode is _SAME_STEP:
             done = np.logical_or(terminated, truncated)
             rows = done.nonzero()[0]
             if len(rows):
-                # The ended sub-envs' last observations are their rows of the batch observed
-                # before the resets (Gymnasium's layout: an object array, one array per
-                # ended sub-env); the resets get a fresh batch. Sub-envs here report no
-                # info, so the batched final info has no keys.
+                # The ended sub-envs' last observations, observed before their resets, one
+                # array each in an object array (Gymnasium's layout). Sub-envs here report
+                # no info, so the batched final info has no keys.
                 final_obs = np.empty(self.num_envs, dtype=object)
-                final_obs[rows] = np.fromiter(observations[rows], dtype=object, count=len(rows))
+                final_obs[rows] = np.fromiter(self._observe(rows), dtype=object, count=len(rows))
                 self._reset_rows(rows, self._draw(rows), None)
                 started_at[rows] = tick
                 infos = {
@@ -238,8 +236,7 @@ class ClassicVectorEnv(VectorEnvBase[NDArray[np.float32], ActT, ModeT_co]):
                     "final_info": {},
                     "_final_info": done.copy(),
                 }
-                observations = self._observe(None)
-        return observations, rewards, terminated, truncated, infos
+        return self._observe(None), rewards, terminated, truncated, infos
 
     def _truncations(self, tick: int) -> NDArray[np.bool_]:
         """Which sub-envs' episodes have reached `max_episode_steps` at vector step `tick`."""

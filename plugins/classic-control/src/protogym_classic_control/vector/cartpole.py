@@ -315,6 +315,8 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         force = v.force
         multiply(action, k.two_force_mag, force)  # 0 -> -force_mag, 1 -> +force_mag exactly
         subtract(force, k.force_mag, force)
+        if not k.force_mag:  # but 0 - 0 is +0.0, where the single env pushes with -0.0
+            np.copysign(force, np.subtract(action, 0.5), force)
 
         total_mass = k.total_mass
         cos, sin, t1, t2 = v.cos, v.sin, v.t1, v.t2
