@@ -24,6 +24,7 @@ from protogym_box2d.racing_car import RacingCar
 from protogym_box2d.racing_track import PLAYFIELD
 
 import protogym
+from protogym.error import UnsupportedMode
 
 
 def test_the_package_exports_gymnasiums_class_names() -> None:
@@ -173,3 +174,9 @@ def test_car_racing_leaving_the_playfield_costs_a_python_int() -> None:
     _, reward, terminated, _, info = env.step(np.zeros(3, np.float32))
     assert terminated and info == {"lap_finished": False}
     assert reward == -100 and type(reward) is int
+
+
+@pytest.mark.parametrize("env_class", [LunarLanderEnv, BipedalWalkerEnv, CarRacingEnv])
+def test_an_unknown_render_mode_is_unsupported_mode(env_class: type) -> None:
+    with pytest.raises(UnsupportedMode, match="does not support render_mode='ansi'"):
+        env_class(render_mode="ansi")

@@ -18,6 +18,7 @@ from protogym_classic_control.mountain_car import MountainCarEnv
 from protogym_classic_control.pendulum import PendulumEnv
 
 import protogym
+from protogym.error import UnsupportedMode
 
 RANGE_IDS = ["Acrobot-v1", "CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
 
@@ -176,3 +177,9 @@ def test_frame_size_attributes_set_the_frame_size(
 def test_acrobot_counts_its_actions_as_gymnasium_names_it() -> None:
     env = protogym.make("Acrobot-v1")
     assert env.unwrapped.actions_num == env.action_space.n == 3
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"])
+def test_an_unknown_render_mode_is_unsupported_mode(env_id: str) -> None:
+    with pytest.raises(UnsupportedMode, match="got 'ansi'"):
+        protogym.make(env_id, render_mode="ansi", disable_env_checker=True)

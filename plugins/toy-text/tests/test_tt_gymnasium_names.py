@@ -15,6 +15,7 @@ from protogym_toy_text.frozen_lake import FrozenLakeEnv, is_valid
 from protogym_toy_text.taxi import TaxiEnv
 
 import protogym
+from protogym.error import UnsupportedMode
 
 
 def test_the_package_exports_gymnasiums_class_names() -> None:
@@ -132,3 +133,9 @@ def test_an_unknown_map_name_is_a_key_error_and_a_value_error() -> None:
         FrozenLakeEnv(map_name="5x5")
     with pytest.raises(ValueError, match="use one of"):
         FrozenLakeEnv(map_name="5x5")
+
+
+@pytest.mark.parametrize("env_class", [FrozenLakeEnv, TaxiEnv, CliffWalkingEnv])
+def test_an_unknown_render_mode_is_unsupported_mode(env_class: type) -> None:
+    with pytest.raises(UnsupportedMode, match="does not support render_mode='video'"):
+        env_class(render_mode="video")

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import protogym
+from protogym.error import UnsupportedMode
 from protogym.spaces import Box, Discrete
 from protogym.utils.seeding import np_random as make_np_random
 from protogym_atari.games import suggest_games
@@ -119,7 +120,7 @@ class _AtariBase(protogym.Env[Observation, _A]):
                 f"obs_type must be one of {', '.join(repr(t) for t in OBS_TYPES)}, got {obs_type!r}"
             )
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
+            raise UnsupportedMode(
                 f"render_mode must be one of {', '.join(repr(m) for m in RENDER_MODES)} or None, "
                 f"got {render_mode!r}"
             )

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import protogym
-from protogym.error import InvalidAction, ResetNeeded
+from protogym.error import InvalidAction, ResetNeeded, UnsupportedMode
 from protogym.spaces import Box
 
 try:
@@ -236,7 +236,7 @@ class BipedalWalkerEnv(protogym.Env[Observation, Action]):
 
     def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(
+            raise UnsupportedMode(
                 f"BipedalWalker does not support render_mode={render_mode!r}; choose one of "
                 f"{self.metadata['render_modes']} or None"
             )

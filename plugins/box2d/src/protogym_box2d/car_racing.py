@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import protogym
-from protogym.error import InvalidAction, ResetNeeded
+from protogym.error import InvalidAction, ResetNeeded, UnsupportedMode
 from protogym.spaces import Box, Discrete
 
 try:
@@ -118,7 +118,7 @@ class CarRacingEnv(protogym.Env[Observation, Action]):
         continuous: bool = True,
     ) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(
+            raise UnsupportedMode(
                 f"CarRacing does not support render_mode={render_mode!r}; choose one of "
                 f"{self.metadata['render_modes']} or None"
             )

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 import protogym
 from protogym import logger
-from protogym.error import InvalidAction, ResetNeeded
+from protogym.error import InvalidAction, ResetNeeded, UnsupportedMode
 from protogym.spaces import Box, Discrete
 
 try:
@@ -217,7 +217,7 @@ class LunarLanderEnv(protogym.Env[Observation, Action]):
                 "range [0, 2]"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(
+            raise UnsupportedMode(
                 f"LunarLander does not support render_mode={render_mode!r}; choose one of "
                 f"{self.metadata['render_modes']} or None"
             )

@@ -15,7 +15,7 @@ from typing import Any, Protocol, SupportsIndex, cast, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from protogym.error import ResetNeeded
+from protogym.error import ResetNeeded, UnsupportedMode
 from protogym.spaces import Box, Discrete
 
 __all__ = [
@@ -97,7 +97,7 @@ class StateArray:
 def check_render_mode(owner: str, render_mode: str | None) -> None:
     """Every classic-control env renders to 'human' and 'rgb_array'; refuse anything else."""
     if render_mode is not None and render_mode not in ("human", "rgb_array"):
-        raise ValueError(
+        raise UnsupportedMode(
             f"{owner} supports render_mode 'human', 'rgb_array' or None, got {render_mode!r}"
         )
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from protogym.error import UnsupportedMode
+
 __all__ = ["Action", "ansi", "check_render_mode", "warn_without_render_mode"]
 
 Action = int | np.integer[Any]
@@ -17,7 +19,7 @@ Action = int | np.integer[Any]
 def check_render_mode(env_name: str, render_mode: str | None, modes: Sequence[str]) -> None:
     """Reject an unknown render mode at construction rather than at the first `render()`."""
     if render_mode is not None and render_mode not in modes:
-        raise ValueError(
+        raise UnsupportedMode(
             f"{env_name} does not support render_mode={render_mode!r}; "
             f"choose one of {list(modes)} or None"
         )
