@@ -171,8 +171,12 @@ def test_multi_discrete_contains() -> None:
         ),
         (
             {"nvec": [3], "dtype": np.float32},
-            "MultiDiscrete dtype must be a numpy integer dtype, got <class 'numpy.float32'>; "
-            "use e.g. np.int64",
+            "MultiDiscrete dtype float32 is not an integer dtype; use a numpy integer dtype, "
+            "e.g. np.int64",
+        ),
+        (
+            {"nvec": [3], "dtype": None},
+            "MultiDiscrete dtype must not be None; use a numpy integer dtype, e.g. np.int64",
         ),
         (
             {"nvec": [3, 4], "start": [0, 0, 0]},
@@ -193,6 +197,19 @@ def test_multi_discrete_bad_arguments(kwargs: dict[str, Any], message: str) -> N
     with pytest.raises(ValueError) as info:
         MultiDiscrete(**kwargs)
     assert str(info.value) == message
+
+
+def test_multi_discrete_dtype_numpy_cannot_read_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match=re.escape("MultiDiscrete dtype 'nonsense' is not a")):
+        MultiDiscrete([3], dtype="nonsense")
+
+
+def test_multi_discrete_accepts_the_widest_values_its_dtype_holds() -> None:
+    space = MultiDiscrete([1, 2], dtype=np.int8, start=[127, 126])
+    assert space.sample().tolist() in ([127, 126], [127, 127])
+    assert MultiDiscrete([2**63 - 1], start=[0]).nvec.tolist() == [2**63 - 1]
+    with pytest.raises(ValueError, match=re.escape("start + nvec - 1 does not fit the uint8")):
+        MultiDiscrete([2], dtype=np.uint8, start=[255])
 
 
 def test_multi_discrete_indexing_and_repr() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,14 @@ from protogym.spaces.discrete import Discrete, check_mask, check_probability
 __all__ = ["MultiDiscrete"]
 
 
+@cache
+def _limits(dtype: np.dtype[Any]) -> tuple[int, int]:
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
 def _int_array(name: str, value: object, dtype: np.dtype[Any]) -> NDArray[Any]:
+    """`value` as a fresh integer array of `dtype`, checking that its values fit."""
     try:
         raw = np.asarray(value)
     except (ValueError, TypeError):
@@ -25,12 +33,13 @@ def _int_array(name: str, value: object, dtype: np.dtype[Any]) -> NDArray[Any]:
             f"MultiDiscrete {name} must be an int array (or nested list of ints), got "
             f"{name}={value!r}"
         )
-    info = np.iinfo(dtype)
-    if raw.size and (raw.min() < info.min or raw.max() > info.max):
-        raise ValueError(
-            f"MultiDiscrete {name} does not fit the {dtype} dtype, got {name}={value!r}"
-        )
-    return raw.astype(dtype)
+    if raw.dtype != dtype:
+        low, high = _limits(dtype)
+        if raw.size and (raw.min() < low or raw.max() > high):
+            raise ValueError(
+                f"MultiDiscrete {name} does not fit the {dtype} dtype, got {name}={value!r}"
+            )
+    return np.array(raw, dtype=dtype)
 
 
 class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
@@ -50,15 +59,17 @@ class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
         seed: SeedLike = None,
         start: ArrayLike | None = None,
     ) -> None:
+        advice = "use a numpy integer dtype, e.g. np.int64"
+        if dtype is None:
+            raise ValueError(f"MultiDiscrete dtype must not be None; {advice}")
         try:
             dt: np.dtype[Any] = np.dtype(dtype)
         except TypeError:
-            dt = np.dtype(object)
-        if dtype is None or dt.kind not in "iu":
-            raise ValueError(
-                f"MultiDiscrete dtype must be a numpy integer dtype, got {dtype!r}; "
-                "use e.g. np.int64"
-            )
+            raise TypeError(
+                f"MultiDiscrete dtype {dtype!r} is not a numpy dtype; {advice}"
+            ) from None
+        if dt.kind not in "iu":
+            raise ValueError(f"MultiDiscrete dtype {dt} is not an integer dtype; {advice}")
         nvec_arr = _int_array("nvec", nvec, dt)
         if not (nvec_arr > 0).all():
             raise ValueError(f"MultiDiscrete nvec must be all positive, got nvec={nvec!r}")
@@ -66,15 +77,17 @@ class MultiDiscrete(SpaceBase[NDArray[np.integer[Any]]]):
             start_arr = np.zeros_like(nvec_arr)
         else:
             start_arr = _int_array("start", start, dt)
-            try:
-                start_arr = np.broadcast_to(start_arr, nvec_arr.shape).copy()
-            except ValueError:
-                raise ValueError(
-                    f"MultiDiscrete start of shape {start_arr.shape} does not broadcast to "
-                    f"nvec's shape {nvec_arr.shape}"
-                ) from None
-        top = start_arr.astype(object) + nvec_arr.astype(object) - 1
-        if top.size and max(top.flat) > np.iinfo(dt).max:
+            if start_arr.shape != nvec_arr.shape:
+                try:
+                    start_arr = np.broadcast_to(start_arr, nvec_arr.shape).copy()
+                except ValueError:
+                    raise ValueError(
+                        f"MultiDiscrete start of shape {start_arr.shape} does not broadcast to "
+                        f"nvec's shape {nvec_arr.shape}"
+                    ) from None
+        # start + nvec - 1 <= the dtype's max, computed without overflowing (nvec >= 1).
+        highest = dt.type(_limits(dt)[1]) - (nvec_arr - 1)
+        if (start_arr > highest).any():
             raise ValueError(
                 f"MultiDiscrete start + nvec - 1 does not fit the {dt} dtype, got "
                 f"nvec={nvec!r}, start={start!r}"
