@@ -187,7 +187,7 @@ def test_a_family_page_gets_its_grid_after_its_first_paragraph(
 def test_an_env_slow_to_draw_is_drawn_every_few_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = iter(range(10_000))
     # every reading of the CPU clock is 25 ms after the last: a frame costs 25 ms to draw
-    monkeypatch.setattr(docs_render.time, "process_time", lambda: next(clock) * 0.025)
+    monkeypatch.setattr("docs_render.time.process_time", lambda: next(clock) * 0.025)
     frames, steps, _, stride = docs_render._episodes(Corridor(length=10_000), policy=None)
     assert stride == 3  # 300 frames of 25 ms would take 7.5 s; DRAW_SECONDS allows 3 s
     assert steps == docs_render.MAX_STEPS
