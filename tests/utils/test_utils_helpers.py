@@ -85,6 +85,10 @@ def test_seeding_rejects_bad_seeds_with_an_error_error(seed: Any) -> None:
     with pytest.raises(seeding.InvalidSeed, match="a seed must be None or an int >= 0, got "):
         seeding.np_random(seed)
     assert issubclass(seeding.InvalidSeed, Error) and issubclass(seeding.InvalidSeed, ValueError)
+    assert issubclass(seeding.InvalidSeed, TypeError)
+    from protogym.spaces.base import InvalidSeed
+
+    assert InvalidSeed is seeding.InvalidSeed, "one class, for spaces and envs alike"
 
 
 def test_seeding_generator_names_pickle_and_streams() -> None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from protogym.error import Error
 from protogym.spaces.space import Space
+from protogym.utils.seeding import InvalidSeed
 from protogym.utils.seeding import np_random as _make_np_random
 
 __all__ = [
@@ -32,12 +33,6 @@ T_co = TypeVar("T_co", covariant=True)
 
 SeedLike = int | np.integer[Any] | np.random.Generator | None
 """What a space constructor's `seed=` accepts: an int, a ready generator, or nothing."""
-
-
-class InvalidSeed(Error, ValueError, TypeError):  # noqa: N818 - like Gymnasium's error names
-    """A space's `seed()` got something it cannot seed from (a negative number, a float, a
-    list of the wrong length, ...). Gymnasium raises `error.Error`, `TypeError` or
-    `ValueError` for these depending on the space; this one is all three."""
 
 
 class InvalidSampleArgument(Error, ValueError, AssertionError):  # noqa: N818

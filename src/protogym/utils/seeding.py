@@ -20,8 +20,12 @@ if TYPE_CHECKING:
 __all__ = ["RNG", "InvalidSeed", "RandomNumberGenerator", "np_random"]
 
 
-class InvalidSeed(Error, ValueError):  # noqa: N818 - named like protogym's other errors
-    """A seed that is not None or a non-negative int."""
+class InvalidSeed(Error, ValueError, TypeError):  # noqa: N818 - named like Gymnasium's errors
+    """A seed that cannot seed a generator (a negative number, a float, a string, ...).
+
+    Gymnasium raises `error.Error`, `TypeError` or `ValueError` for these depending on where
+    the seed went; this one is all three. Spaces raise it too.
+    """
 
 
 def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:
@@ -29,7 +33,7 @@ def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:
 
     The same int gives the same stream as Gymnasium's ``np_random``; ``None`` draws fresh
     entropy from the OS, and that entropy is returned so the run can be reproduced. Any other
-    seed raises `InvalidSeed` (an `error.Error` and a `ValueError`).
+    seed raises `InvalidSeed` (an `error.Error`, a `ValueError` and a `TypeError`).
     """
     import numpy as np
 
