@@ -8,7 +8,7 @@
 - The native vector CartPole (`vectorization_mode="vector_entry_point"`) at 1024 and 8192
   sub-envs, against Gymnasium's in its default next-step mode: protogym's in next-step
   mode (goal 2.5x) and in its default same-step mode, which also builds the
-  `final_observation` batch (goal 1.7x), both with the default kernel (numba's compiled
+  `final_obs` object array (goal 1.7x), both with the default kernel (numba's compiled
   step when the `jit` extra is installed); the numpy kernel is reported beside them.
 - EnvPool, only if it is installed (``pip install envpool``), against the same native env.
 - The bound on AsyncVectorEnv: the round trip of a one-byte ping-pong through a
