@@ -275,3 +275,25 @@ def test_get_attr_reaches_the_highway_config_and_set_attr_changes_it() -> None:
         assert raw.config["policy_frequency"] == 2
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "gymnasium:minigrid:MiniGrid-Empty-5x5-v0",
+        "gymnasium:minigrid:BabyAI-GoToRedBallGrey-v0",
+        pytest.param("gymnasium:highway_env:two-way-v0", marks=pytest.mark.slow),
+    ],
+)
+@pytest.mark.parametrize("vector", [[], ["--vector", "2"]], ids=["env", "vector"])
+def test_protogym_check_passes_them(
+    env_id: str, vector: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from protogym.cli import main
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        code = main(["check", env_id, *vector, "--plain"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "PASS" in out and "0 error(s), 0 warning(s)" in out
