@@ -39,13 +39,15 @@ def _warnings_of(check: Callable[[Any], None], env: Any) -> set[str]:
     return {str(w.message).split("(<")[0] for w in caught}
 
 
-def _reference_warnings(check: Callable[[Any], None], reference: Any) -> set[str]:
-    """The reference's warnings; none when the checker rejects it outright (SB3 asserts on
-    Gymnasium's BipedalWalker, whose reward is a numpy float32), so ours must give none."""
+def _outcome(check: Callable[[Any], None], env: Any) -> tuple[str | None, set[str]]:
+    """The checker's rejection of `env` (its assertion message), or None and its warnings.
+
+    SB3's checker asserts on Gymnasium's own BipedalWalker, whose reward is a numpy
+    float32 (not a Python float); an env that does as Gymnasium's does gets the same."""
     try:
-        return _warnings_of(check, reference)
-    except AssertionError:
-        return set()
+        return None, _warnings_of(check, env)
+    except AssertionError as error:
+        return str(error), set()
 
 
 def _gymnasium_reference(env_id: str) -> Any | None:
@@ -69,9 +71,14 @@ def test_peer_checkers_find_nothing_they_do_not_find_in_gymnasium(
         # process without a display: its render check is left out on both sides (ours draws
         # in plugins/mujoco's own rendering and conformance tests).
         check = functools.partial(gymnasium_check_env, skip_render_check=True)
-    ours = _warnings_of(check, to_gymnasium(quiet_make(env_id)))
+    rejected, ours = _outcome(check, to_gymnasium(quiet_make(env_id)))
     reference = _gymnasium_reference(env_id)
-    theirs = _reference_warnings(check, reference) if reference is not None else set()
+    rejected_theirs, theirs = (
+        _outcome(check, reference) if reference is not None else (None, set())
+    )
+    assert rejected == rejected_theirs, (
+        f"{env_id}: rejected as {rejected!r}, Gymnasium's own as {rejected_theirs!r}"
+    )
     assert ours <= theirs, f"{env_id}: warnings Gymnasium's own env does not get: {ours - theirs}"
 
 
