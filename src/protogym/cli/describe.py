@@ -45,7 +45,9 @@ def describe(args: argparse.Namespace) -> int:
         ]
     finally:
         env.close()
-    factory = env_info.entry_callable(spec) if spec is not None else type(env.unwrapped)
+    # a structural env need not have `unwrapped`; then it is its own innermost env
+    innermost = getattr(env, "unwrapped", env)
+    factory = env_info.entry_callable(spec) if spec is not None else type(innermost)
     out = output(plain=args.plain)
     out.line(_heading(args.env_id, spec), style="bold")
     text = env_info.summary(factory) if factory is not None else ""

@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     wait = args.wait_on_player
     if wait is None:
-        wait = bool(env.unwrapped.metadata.get("turn_based", False))
+        innermost = getattr(env, "unwrapped", env)  # a structural env may lack `unwrapped`
+        wait = bool(innermost.metadata.get("turn_based", False))
     try:
         play(env, fps=args.fps, zoom=args.zoom, seed=args.seed, wait_on_player=wait)
     except MissingKeysToAction as exc:
