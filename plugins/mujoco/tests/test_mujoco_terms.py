@@ -185,3 +185,14 @@ def test_power_of_two_squares_each_element_as_a_numpy_scalar_is_squared() -> Non
     batched = terms.power_of_two(values.reshape(100, 200))
     assert batched.tobytes() == scalars.tobytes()
     assert terms.power_of_two(values[3]) == scalars[3]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_fast_squared_sum_of_a_short_vector_is_numpys_sum(dtype: type) -> None:
+    rng = np.random.default_rng(3)
+    for size in range(1, 18):
+        fast = terms.squared_sum_of(size)
+        for vector in rng.uniform(-2.0, 2.0, (2000, size)).astype(dtype):
+            expected = np.sum(np.square(vector))  # Gymnasium's control cost, unweighted
+            got = fast(vector)
+            assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes(), size

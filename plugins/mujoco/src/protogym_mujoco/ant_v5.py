@@ -16,11 +16,12 @@ from __future__ import annotations
 from math import isfinite
 from typing import Any
 
+import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
 from protogym.spaces import Box
-from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
+from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, DataGather, MujocoEnv, Observation
 from protogym_mujoco.terms import clip, control_cost, norm, planar_velocity, squared_sum
 
 __all__ = ["DEFAULT_CAMERA_CONFIG", "AntEnv", "is_healthy", "observation", "rewards"]
@@ -30,6 +31,12 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.0}
 _concatenate = np.concatenate
 _isfinite = np.isfinite
 _all = np.logical_and.reduce
+_add = np.add.reduce
+_square = np.square
+_count_nonzero = np.count_nonzero
+_mj_step = mujoco.mj_step
+_rne_post_constraint = mujoco.mj_rnePostConstraint
+_TRUE, _FALSE = np.True_, np.False_
 
 
 def is_healthy(
@@ -146,7 +153,10 @@ class AntEnv(MujocoEnv):
             "cfrc_ext": forces,
         }
         self._main_xpos = _body_xpos(self, main_body)
+        self._qpos_xy = self._qpos[0:2]
         self._cfrc_ext = self.data.cfrc_ext
+        self._gather_state = DataGather((self._qpos, self._qvel))
+        self._gather_positions = DataGather((self._qpos[skipped:], self._qvel))
 
     @property
     def healthy_reward(self) -> Any:
@@ -154,7 +164,12 @@ class AntEnv(MujocoEnv):
 
     @property
     def is_healthy(self) -> Any:
-        return is_healthy(self._qpos, self._qvel, self._healthy_z_range)
+        """`is_healthy` of the module (a numpy bool), in fewer numpy calls."""
+        finite = _isfinite(self._gather_state())
+        if _count_nonzero(finite) != finite.size:
+            return _FALSE
+        min_z, max_z = self._healthy_z_range
+        return _TRUE if min_z <= self._qpos[2] <= max_z else _FALSE
 
     @property
     def contact_forces(self) -> NDArray[np.float64]:
@@ -171,32 +186,31 @@ class AntEnv(MujocoEnv):
     def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
-        ctrl_cost = control_cost(action, self._ctrl_cost_weight)
+        # The hot path: terms.control_cost, do_simulation and `rewards` inlined.
+        ctrl_cost = self._ctrl_cost_weight * _add(_square(action))
         if not isfinite(ctrl_cost):
             self._reject_non_finite(action)
-        xy_before = self._main_xpos[:2].copy()
-        self.do_simulation(action, self.frame_skip)
-        xy_after = self._main_xpos[:2].copy()
+        model, data, frame_skip, main = self.model, self.data, self.frame_skip, self._main_xpos
+        x_before, y_before = main[0], main[1]
+        self._ctrl[...] = action
+        _mj_step(model, data, frame_skip)
+        _rne_post_constraint(model, data)
         qpos = self._qpos
-        healthy = is_healthy(qpos, self._qvel, self._healthy_z_range)
-        contact_forces = self.contact_forces
-        reward, xy_velocity, forward_reward, survive, contact_cost = rewards(
-            xy_before,
-            xy_after,
-            healthy,
-            ctrl_cost,
-            contact_forces,
-            self.dt,
-            self._forward_reward_weight,
-            self._healthy_reward,
-            self._contact_cost_weight,
-        )
+        healthy = self.is_healthy
+        low, high = self._contact_force_range
+        contact_forces = clip(self._cfrc_ext, low, high)
+        dt = self._option.timestep * frame_skip
+        x_velocity = (main[0] - x_before) / dt  # planar_velocity, one coordinate at a time
+        y_velocity = (main[1] - y_before) / dt
+        forward_reward = x_velocity * self._forward_reward_weight
+        survive = healthy * self._healthy_reward
+        contact_cost = self._contact_cost_weight * _add(_square(contact_forces), None)
+        reward = (forward_reward + survive) - (ctrl_cost + contact_cost)
         terminated = not healthy and self._terminate_when_unhealthy
-        x_velocity, y_velocity = xy_velocity
         info = {
             "x_position": qpos[0],
             "y_position": qpos[1],
-            "distance_from_origin": norm(qpos[0:2]),
+            "distance_from_origin": norm(self._qpos_xy),
             "x_velocity": x_velocity,
             "y_velocity": y_velocity,
             "reward_forward": forward_reward,
@@ -212,12 +226,10 @@ class AntEnv(MujocoEnv):
         return self._observe(self.contact_forces)
 
     def _observe(self, contact_forces: NDArray[np.float64]) -> Observation:
-        return observation(
-            self._qpos,
-            self._qvel,
-            contact_forces if self._include_cfrc_ext_in_observation else None,
-            self._exclude_current_positions_from_observation,
-        )
+        """`observation`, with the positions and velocities gathered in one call."""
+        if not self._include_cfrc_ext_in_observation:
+            return self._gather_positions()
+        return _concatenate((self._gather_positions(), contact_forces[1:].reshape(-1)))
 
     def reset_model(self) -> Observation:
         scale = self._reset_noise_scale

@@ -14,18 +14,21 @@ from __future__ import annotations
 from math import isfinite
 from typing import Any
 
+import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
 from protogym.spaces import Box
-from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
-from protogym_mujoco.terms import control_cost, planar_velocity
+from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, DataGather, MujocoEnv, Observation
+from protogym_mujoco.terms import control_cost, planar_velocity, squared_sum_of
 
 __all__ = ["DEFAULT_CAMERA_CONFIG", "HalfCheetahEnv", "observation", "rewards"]
 
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.0}
 
 _concatenate = np.concatenate
+_mj_step = mujoco.mj_step
+_rne_post_constraint = mujoco.mj_rnePostConstraint
 
 
 def observation(
@@ -93,6 +96,8 @@ class HalfCheetahEnv(MujocoEnv):
             "qpos": self.model.nq - skipped,
             "qvel": self.model.nv,
         }
+        self._gather_observation = DataGather((self._qpos[skipped:], self._qvel))
+        self._squared_sum = squared_sum_of(self.model.nu)
 
     def control_cost(self, action: Any) -> Any:
         return control_cost(action, self._ctrl_cost_weight)
@@ -100,16 +105,21 @@ class HalfCheetahEnv(MujocoEnv):
     def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
-        ctrl_cost = control_cost(action, self._ctrl_cost_weight)
+        # This step is the hot path: terms.control_cost (see squared_sum_of), do_simulation
+        # and `rewards` are inlined, and the observation is gathered in one call.
+        ctrl_cost = self._ctrl_cost_weight * self._squared_sum(action)
         if not isfinite(ctrl_cost):
             self._reject_non_finite(action)
-        qpos = self._qpos
+        qpos, model, data, frame_skip = self._qpos, self.model, self.data, self.frame_skip
         x_before = qpos[0]
-        self.do_simulation(action, self.frame_skip)
+        self._ctrl[...] = action
+        _mj_step(model, data, frame_skip)
+        _rne_post_constraint(model, data)
         x_after = qpos[0]
-        reward, x_velocity, forward_reward = rewards(
-            x_before, x_after, ctrl_cost, self.dt, self._forward_reward_weight
-        )
+        # `rewards`, inlined.
+        x_velocity = (x_after - x_before) / (self._option.timestep * frame_skip)
+        forward_reward = self._forward_reward_weight * x_velocity
+        reward = forward_reward - ctrl_cost
         info = {
             "x_position": x_after,
             "x_velocity": x_velocity,
@@ -118,10 +128,10 @@ class HalfCheetahEnv(MujocoEnv):
         }
         if self.render_mode == "human":
             self.render()
-        return self._get_obs(), reward, False, False, info
+        return self._gather_observation(), reward, False, False, info
 
     def _get_obs(self) -> Observation:
-        return observation(self._qpos, self._qvel, self._exclude_current_positions_from_observation)
+        return self._gather_observation()
 
     def reset_model(self) -> Observation:
         scale = self._reset_noise_scale

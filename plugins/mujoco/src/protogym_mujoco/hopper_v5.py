@@ -16,12 +16,13 @@ from __future__ import annotations
 from math import isfinite
 from typing import Any
 
+import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
 from protogym.spaces import Box
-from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
-from protogym_mujoco.terms import clip, control_cost, planar_velocity
+from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, DataGather, MujocoEnv, Observation
+from protogym_mujoco.terms import clip, control_cost, planar_velocity, squared_sum_of
 
 __all__ = ["DEFAULT_CAMERA_CONFIG", "HopperEnv", "is_healthy", "observation", "rewards"]
 
@@ -34,6 +35,12 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
 
 _concatenate = np.concatenate
 _all = np.logical_and.reduce
+_count_nonzero = np.count_nonzero
+_less = np.less
+_minimum = np.minimum
+_maximum = np.maximum
+_mj_step = mujoco.mj_step
+_rne_post_constraint = mujoco.mj_rnePostConstraint
 
 
 def observation(
@@ -136,6 +143,10 @@ class HopperEnv(MujocoEnv):
             "qpos": self.model.nq - skipped,
             "qvel": self.model.nv,
         }
+        self._velocities_from = self.model.nq - skipped  # where obs's velocities start
+        self._gather_observation = DataGather((self._qpos[skipped:], self._qvel))
+        self._gather_state = DataGather((self._qpos[2:], self._qvel))  # what must stay bounded
+        self._squared_sum = squared_sum_of(self.model.nu)
 
     @property
     def healthy_reward(self) -> Any:
@@ -143,15 +154,18 @@ class HopperEnv(MujocoEnv):
 
     @property
     def is_healthy(self) -> bool:
-        return bool(
-            is_healthy(
-                self._qpos,
-                self._qvel,
-                self._healthy_state_range,
-                self._healthy_z_range,
-                self._healthy_angle_range,
-            )
-        )
+        """`is_healthy` of the module, in fewer numpy calls: the single env's hot path."""
+        min_state, max_state = self._healthy_state_range
+        state = self._gather_state()
+        inside = _less(min_state, state)
+        inside &= _less(state, max_state)
+        if _count_nonzero(inside) != inside.size:
+            return False
+        min_z, max_z = self._healthy_z_range
+        min_angle, max_angle = self._healthy_angle_range
+        qpos = self._qpos
+        z, angle = qpos[1], qpos[2]
+        return bool(min_z < z < max_z and min_angle < angle < max_angle)
 
     def control_cost(self, action: Any) -> Any:
         return control_cost(action, self._ctrl_cost_weight)
@@ -159,17 +173,25 @@ class HopperEnv(MujocoEnv):
     def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
-        ctrl_cost = control_cost(action, self._ctrl_cost_weight)
+        # The hot path: terms.control_cost (see squared_sum_of) and do_simulation inlined.
+        ctrl_cost = self._ctrl_cost_weight * self._squared_sum(action)
         if not isfinite(ctrl_cost):
             self._reject_non_finite(action)
-        qpos = self._qpos
+        qpos, model, data, frame_skip = self._qpos, self.model, self.data, self.frame_skip
         x_before = qpos[0]
-        self.do_simulation(action, self.frame_skip)
+        self._ctrl[...] = action
+        _mj_step(model, data, frame_skip)
+        _rne_post_constraint(model, data)
         x_after = qpos[0]
         healthy = self.is_healthy
         survive = healthy * self._healthy_reward
         reward, x_velocity, forward_reward = rewards(
-            x_before, x_after, survive, ctrl_cost, self.dt, self._forward_reward_weight
+            x_before,
+            x_after,
+            survive,
+            ctrl_cost,
+            self._option.timestep * frame_skip,
+            self._forward_reward_weight,
         )
         terminated = not healthy and self._terminate_when_unhealthy
         info = {
@@ -185,7 +207,12 @@ class HopperEnv(MujocoEnv):
         return self._get_obs(), reward, terminated, False, info
 
     def _get_obs(self) -> Observation:
-        return observation(self._qpos, self._qvel, self._exclude_current_positions_from_observation)
+        """`observation`, gathered in one call and its velocities clipped in place."""
+        obs = self._gather_observation()
+        velocities = obs[self._velocities_from :]
+        _maximum(velocities, -10, out=velocities)
+        _minimum(velocities, 10, out=velocities)
+        return obs
 
     def reset_model(self) -> Observation:
         scale = self._reset_noise_scale

@@ -21,12 +21,20 @@ from __future__ import annotations
 from math import isfinite
 from typing import Any
 
+import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
 from protogym.spaces import Box
-from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, MujocoEnv, Observation
-from protogym_mujoco.terms import clip, control_cost, norm, planar_velocity, squared_sum
+from protogym_mujoco.mujoco_env import DEFAULT_SIZE, Action, DataGather, MujocoEnv, Observation
+from protogym_mujoco.terms import (
+    clip,
+    control_cost,
+    length,
+    norm,
+    planar_velocity,
+    squared_sum,
+)
 
 __all__ = [
     "DEFAULT_CAMERA_CONFIG",
@@ -45,6 +53,12 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
 
 _concatenate = np.concatenate
 _einsum = np.einsum
+_add = np.add.reduce
+_square = np.square
+_multiply = np.multiply
+_divide = np.divide
+_mj_step = mujoco.mj_step
+_rne_post_constraint = mujoco.mj_rnePostConstraint
 
 
 def mass_center(body_mass: NDArray[np.float64], xipos: NDArray[np.float64]) -> Any:
@@ -112,6 +126,14 @@ def rewards(
 class HumanoidEnv(MujocoEnv):
     """Walk forward without falling; see the module docstring."""
 
+    # Set by `_keep_views`.
+    _mass_center_xy: _MassCenter
+    _cfrc_ext: NDArray[np.float64]
+    _ten_length: NDArray[np.float64]
+    _ten_velocity: NDArray[np.float64]
+    _qpos_xy: NDArray[np.float64]
+    _gather_observation: DataGather
+
     def __init__(
         self,
         xml_file: str = "humanoid.xml",
@@ -168,6 +190,7 @@ class HumanoidEnv(MujocoEnv):
             visual_options=visual_options,
         )
         _set_humanoid_spaces(self)
+        _keep_views(self)
 
     @property
     def healthy_reward(self) -> Any:
@@ -191,35 +214,37 @@ class HumanoidEnv(MujocoEnv):
     def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
             action = self._checked_action(action)
-        if not isfinite(squared_sum(action)):
+        if not isfinite(action.dot(action)):  # NaN or infinity in, not so out (or overflow)
             self._reject_non_finite(action)
-        model, data = self.model, self.data
-        xy_before = mass_center(model.body_mass, data.xipos)
-        self.do_simulation(action, self.frame_skip)
-        xy_after = mass_center(model.body_mass, data.xipos)
-        healthy = self.is_healthy
-        reward, xy_velocity, forward_reward, survive, ctrl_cost, contact_cost = rewards(
-            xy_before,
-            xy_after,
-            healthy,
-            self._ctrl,
-            data.cfrc_ext,
-            self.dt,
-            self._forward_reward_weight,
-            self._healthy_reward,
-            self._ctrl_cost_weight,
-            self._contact_cost_weight,
-            self._contact_cost_range,
-        )
-        terminated = not healthy and self._terminate_when_unhealthy
+        # The hot path: do_simulation and `rewards` inlined, MjData's arrays read through
+        # views kept since construction (fetching them from the bindings costs more).
+        model, data, frame_skip = self.model, self.data, self.frame_skip
+        xy_before = self._mass_center_xy()
+        self._ctrl[...] = action
+        _mj_step(model, data, frame_skip)
+        _rne_post_constraint(model, data)
+        xy_after = self._mass_center_xy()
         qpos = self._qpos
+        min_z, max_z = self._healthy_z_range
+        z = qpos[2]
+        healthy = (min_z < z) & (z < max_z)
+        xy_velocity = (xy_after - xy_before) / (self._option.timestep * frame_skip)
         x_velocity, y_velocity = xy_velocity
+        forward_reward = self._forward_reward_weight * x_velocity
+        survive = healthy * self._healthy_reward
+        ctrl_cost = self._ctrl_cost_weight * _add(_square(self._ctrl))
+        low, high = self._contact_cost_range
+        contact_cost = self._contact_cost_weight * _add(_square(self._cfrc_ext), None)
+        if not low <= contact_cost <= high:  # clip's result; NaN stays NaN, as there
+            contact_cost = clip(contact_cost, low, high)
+        reward = (forward_reward + survive) - (ctrl_cost + contact_cost)
+        terminated = not healthy and self._terminate_when_unhealthy
         info = {
             "x_position": qpos[0],
             "y_position": qpos[1],
-            "tendon_length": data.ten_length.copy(),
-            "tendon_velocity": data.ten_velocity.copy(),
-            "distance_from_origin": norm(qpos[0:2]),
+            "tendon_length": self._ten_length.copy(),
+            "tendon_velocity": self._ten_velocity.copy(),
+            "distance_from_origin": length(self._qpos_xy),
             "x_velocity": x_velocity,
             "y_velocity": y_velocity,
             "reward_survive": survive,
@@ -273,15 +298,58 @@ def _set_humanoid_spaces(env: Any) -> None:
     env.observation_structure = structure
 
 
+class _MassCenter:
+    """`mass_center` of one env, remembering its last result.
+
+    It reads views of the model's `body_mass` and of the data's `xipos[:, :2]` (the
+    columns it returns; each is summed down the bodies as `mass_center` sums it), and
+    answers from memory while both hold the same bytes as when it last computed: the centre
+    before a step is usually the one after the step before. The masses' sum is kept the
+    same way.
+    """
+
+    def __init__(self, body_mass: NDArray[np.float64], xipos: NDArray[np.float64]) -> None:
+        self._mass = body_mass[:, None]
+        self._xy = xipos[:, :2]
+        self._mass_bytes = b""
+        self._xy_bytes = b""
+        self._total: Any = None
+        self._center: Any = None
+
+    def __call__(self) -> Any:
+        mass_bytes, xy_bytes = self._mass.tobytes(), self._xy.tobytes()
+        if mass_bytes != self._mass_bytes:
+            self._mass_bytes, self._xy_bytes = mass_bytes, b""
+            self._total = _add(self._mass, None)
+        elif xy_bytes == self._xy_bytes:
+            return self._center
+        weighted = _add(_multiply(self._mass, self._xy), 0)
+        self._center = center = _divide(weighted, self._total)
+        self._xy_bytes = xy_bytes
+        return center
+
+
+def _keep_views(env: Any) -> None:
+    """Views of the MjData and MjModel arrays a v5 Humanoid's or HumanoidStandup's step
+    reads, and the gathering of its observation, kept for the env's life."""
+    data = env.data
+    env._mass_center_xy = _MassCenter(env.model.body_mass, data.xipos)
+    env._cfrc_ext = data.cfrc_ext
+    env._ten_length = data.ten_length
+    env._ten_velocity = data.ten_velocity
+    env._qpos_xy = env._qpos[0:2]
+    skipped = 2 if env._exclude_current_positions_from_observation else 0
+    parts = [env._qpos[skipped:], env._qvel]
+    included = (
+        (env._include_cinert_in_observation, data.cinert[1:]),
+        (env._include_cvel_in_observation, data.cvel[1:]),
+        (env._include_qfrc_actuator_in_observation, data.qfrc_actuator[6:]),
+        (env._include_cfrc_ext_in_observation, data.cfrc_ext[1:]),
+    )
+    parts += [part for include, part in included if include]
+    env._gather_observation = DataGather(tuple(parts))
+
+
 def humanoid_observation(env: Any) -> Observation:
     """The observation of a v5 Humanoid or HumanoidStandup env from its MjData."""
-    data = env.data
-    return observation(
-        env._qpos,
-        env._qvel,
-        data.cinert if env._include_cinert_in_observation else None,
-        data.cvel if env._include_cvel_in_observation else None,
-        data.qfrc_actuator if env._include_qfrc_actuator_in_observation else None,
-        data.cfrc_ext if env._include_cfrc_ext_in_observation else None,
-        env._exclude_current_positions_from_observation,
-    )
+    return env._gather_observation()  # type: ignore[no-any-return]

@@ -21,6 +21,7 @@ from protogym_mujoco.humanoid_v5 import (
     DEFAULT_CAMERA_CONFIG as _HUMANOID_CAMERA,
 )
 from protogym_mujoco.humanoid_v5 import (
+    _keep_views,
     _set_humanoid_spaces,
     humanoid_observation,
     observation,
@@ -109,6 +110,7 @@ class HumanoidStandupEnv(MujocoEnv):
             visual_options=visual_options,
         )
         _set_humanoid_spaces(self)
+        _keep_views(self)
 
     def step(self, action: Action) -> tuple[Observation, np.float64, bool, bool, dict[str, Any]]:
         if action.__class__ is not np.ndarray or action.shape != self._control_shape:
