@@ -27,7 +27,7 @@ import os
 import sys
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, SupportsFloat, cast
 
 import numpy as np
@@ -41,7 +41,6 @@ from protogym.interop._optional import check_gymnasium_version, missing_extra
 from protogym.registration import EnvSpec
 from protogym.registration.env_spec import parse_env_id
 from protogym.spaces.space import Space
-from protogym.vector.utils import observation_of
 from protogym.vector.vector_env import AutoresetMode, VectorEnv, VectorEnvBase
 
 try:
@@ -564,19 +563,14 @@ _TO_GYMNASIUM_MODE = {
     AutoresetMode.DISABLED: GymnasiumAutoresetMode.DISABLED,
 }
 _FROM_GYMNASIUM_MODE = {value: key for key, value in _TO_GYMNASIUM_MODE.items()}
-# The same-step keys of vector envs still on the batch layout (a batch of final
-# observations), and Gymnasium 1.x's (one entry per sub-env), which protogym's envs use.
-_FINAL_KEYS = {"final_observation": "final_obs", "_final_observation": "_final_obs"}
-
-
-def _renamed(infos: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    if not any(key in infos for key in names):
-        return infos
-    return {names.get(key, key): value for key, value in infos.items()}
 
 
 class GymnasiumVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
-    """A `gymnasium.vector.VectorEnv` over a protogym vector env, autoreset mode included."""
+    """A `gymnasium.vector.VectorEnv` over a protogym vector env, autoreset mode included.
+
+    Infos pass through as they are: protogym's same-step layout (``final_obs`` with one
+    entry per sub-env, ``final_info``) is Gymnasium 1.x's.
+    """
 
     def __init__(self, vector_env: VectorEnv[Any, Any, Any]) -> None:
         if not isinstance(vector_env, VectorEnv):
@@ -593,7 +587,6 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         mode = AutoresetMode(vector_env.autoreset_mode)
         self.metadata = {**vector_env.metadata, "autoreset_mode": _TO_GYMNASIUM_MODE[mode]}
         self.render_mode = vector_env.render_mode
-        self._same_step = mode is AutoresetMode.SAME_STEP
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -601,16 +594,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         return self.protogym_vector_env.reset(seed=seed, options=options)
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        obs, rewards, terminations, truncations, infos = self.protogym_vector_env.step(actions)
-        if self._same_step and "final_observation" in infos:
-            # A batch of final observations becomes Gymnasium 1.x's one entry per sub-env
-            # (None where none ended).
-            single = self.protogym_vector_env.single_observation_space
-            finals = np.full(self.num_envs, None, dtype=object)
-            for index in np.flatnonzero(infos["_final_observation"]).tolist():
-                finals[index] = observation_of(single, infos["final_observation"], index)
-            infos = _renamed({**infos, "final_observation": finals}, _FINAL_KEYS)
-        return obs, rewards, terminations, truncations, infos
+        return self.protogym_vector_env.step(actions)
 
     def render(self) -> Any:
         return self.protogym_vector_env.render()

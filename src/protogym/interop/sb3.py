@@ -17,7 +17,7 @@ import numpy as np
 
 from protogym.interop._optional import missing_extra
 from protogym.vector.sync_vector_env import set_sub_env_attr, sub_env_attr
-from protogym.vector.utils import info_of, observation_of
+from protogym.vector.utils import info_of
 from protogym.vector.vector_env import AutoresetMode, VectorEnv
 
 try:
@@ -84,18 +84,10 @@ class Sb3VecEnv(VecEnv):
             for index in np.flatnonzero(dones).tolist():
                 self.reset_infos[index] = per_env[index]
                 ended = info_of(final_infos, index)
-                ended["terminal_observation"] = self._final_observation(infos, index)
+                ended["terminal_observation"] = infos["final_obs"][index]
                 ended["TimeLimit.truncated"] = bool(cut[index])
                 per_env[index] = ended
         return obs, np.asarray(rewards, dtype=np.float32), dones, per_env
-
-    def _final_observation(self, infos: dict[str, Any], index: int) -> Any:
-        """Sub-env `index`'s last observation: its entry of ``final_obs`` (Gymnasium 1.x's
-        layout), or its row of a ``final_observation`` batch (vector envs still on that)."""
-        if "final_obs" in infos:
-            return infos["final_obs"][index]
-        space = self.protogym_vector_env.single_observation_space
-        return observation_of(space, infos["final_observation"], index)
 
     def _one_options(self) -> dict[str, Any] | None:
         """protogym's reset takes one options dict for all sub-envs."""
@@ -180,7 +172,7 @@ class Sb3VecEnv(VecEnv):
 def _add_per_env(per_env: list[dict[str, Any]], infos: dict[str, Any]) -> None:
     """Spread protogym's batched infos (arrays with `_key` masks) over one dict per sub-env."""
     for key, values in infos.items():
-        if key.startswith("_") or key in ("final_obs", "final_observation", "final_info"):
+        if key.startswith("_") or key in ("final_obs", "final_info"):
             continue
         mask = infos.get(f"_{key}")
         indices: Iterable[int] = (
