@@ -274,8 +274,8 @@ _CATALOGUE = (
     Rule("PG165", _E, "vector-final-obs",
          "In same-step autoreset, info lacks the final observation/info of a sub-env that "
          "ended, or its mask is wrong.",
-         "Put info['final_observation'] and info['final_info'] (masks "
-         "'_final_observation', '_final_info') for each sub-env that ended."),
+         "Put info['final_obs'] and info['final_info'] (masks '_final_obs', "
+         "'_final_info') for each sub-env that ended."),
     Rule("PG166", _E, "vector-reset-result",
          "The vector reset() did not return `(observations, infos)` with a dict of infos.",
          "Return the batched observations and a dict."),

@@ -4,12 +4,12 @@ The autoreset mode is read from ``envs.autoreset_mode`` or ``metadata["autoreset
 (an `AutoresetMode` or its string value):
 
 - ``next_step``: on the step after a sub-env ended, its reward is 0 and both flags False;
-- ``same_step``: on the step a sub-env ends, ``info["final_observation"]`` (Gymnasium 1.x
-  spells it ``"final_obs"``) and ``info["final_info"]`` hold its last observation and info,
-  with the masks ``_final_observation`` / ``_final_info`` true exactly for the sub-envs that
-  ended; the final observations may be an observation batch (protogym) or an object array
-  of single observations (Gym 0.26, Gymnasium 1.x), the final infos a batched dict or an
-  object array of dicts;
+- ``same_step``: on the step a sub-env ends, ``info["final_obs"]`` and ``info["final_info"]``
+  hold its last observation and info, with the masks ``_final_obs`` / ``_final_info`` true
+  exactly for the sub-envs that ended (Gymnasium 1.x's layout, which protogym's vector envs
+  use; Gym 0.26's ``final_observation`` spelling is accepted too, for older third-party
+  envs); the final observations may be an object array of single observations or an
+  observation batch, the final infos a batched dict or an object array of dicts;
 - ``disabled``: ended sub-envs are reset with ``reset(options={"reset_mask": ended})``,
   which must return a full batch.
 """
@@ -34,7 +34,7 @@ _MEMBERS = (
 )
 _SEED = 123
 _MAX_STEPS = 200
-_FINAL_OBS_KEYS = ("final_observation", "final_obs")
+_FINAL_OBS_KEYS = ("final_obs", "final_observation")
 _MODES = {"nextstep": "next_step", "samestep": "same_step", "disabled": "disabled"}
 
 
@@ -211,7 +211,7 @@ def _check_same_step(envs: Any, infos: dict[str, Any], ended: Any, f: Findings) 
     ended_list = np.flatnonzero(ended).tolist()
     if key is None or "final_info" not in infos:
         f.add("PG165", f"same_step autoreset: sub-envs {ended_list} ended, but info lacks "
-                       "'final_observation' or 'final_info'.")
+                       "'final_obs' or 'final_info'.")
         return
     for name in (key, "final_info"):
         mask = infos.get(f"_{name}")
