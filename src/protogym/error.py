@@ -94,6 +94,17 @@ class ClosedEnvironmentError(Error, RuntimeError):
 # -- spaces and wrappers -----------------------------------------------------------------
 
 
+class InvalidSeed(Error, ValueError, TypeError):  # noqa: N818 - named like Gymnasium's errors
+    """A seed that cannot seed a generator (negative, a float, a string, ...). Gymnasium raises
+    `Error`, `TypeError` or `ValueError` for these depending on where the seed went; this is
+    all three, from envs and spaces alike."""
+
+
+class InvalidSampleArgument(Error, ValueError, AssertionError):  # noqa: N818
+    """A `sample()` mask, probability or size that does not fit the space. Gymnasium checks
+    these with ``assert``, so this is an `AssertionError` as well as a `ValueError`."""
+
+
 class InvalidProbability(Error, ValueError):  # noqa: N818 - Gymnasium's spelling
     """A probability (a mask, a sticky-action probability) is outside [0, 1]."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 import protogym
@@ -70,6 +71,8 @@ def test_logger_is_reachable_from_the_package() -> None:
         (error.MissingArgument, (TypeError,)),
         (error.InvalidProbability, (ValueError,)),
         (error.InvalidBound, (ValueError,)),
+        (error.InvalidSeed, (ValueError, TypeError)),
+        (error.InvalidSampleArgument, (ValueError, AssertionError)),
         (error.CustomSpaceError, (TypeError,)),
         (error.AlreadyPendingCallError, (RuntimeError,)),
         (error.NoAsyncCallError, (RuntimeError,)),
@@ -89,3 +92,15 @@ def test_pending_call_errors_carry_the_call_name() -> None:
     missing = error.NoAsyncCallError("no reset_async to wait for", "reset")
     assert (pending.name, str(pending)) == ("step", "step_async is still waiting")
     assert (missing.name, str(missing)) == ("reset", "no reset_async to wait for")
+
+
+def test_seed_and_sample_errors_are_the_ones_spaces_and_seeding_raise() -> None:
+    from protogym.spaces import Discrete
+    from protogym.utils import seeding
+
+    with pytest.raises(error.InvalidSeed):
+        seeding.np_random(-1)
+    with pytest.raises(error.InvalidSeed):
+        Discrete(3).seed("7")
+    with pytest.raises(error.InvalidSampleArgument):
+        Discrete(3).sample(mask=np.array([1, 0], dtype=np.int8))

@@ -13,9 +13,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from protogym.error import Error
+from protogym.error import InvalidSampleArgument, InvalidSeed
 from protogym.spaces.space import Space
-from protogym.utils.seeding import InvalidSeed
 from protogym.utils.seeding import np_random as _make_np_random
 
 __all__ = [
@@ -33,11 +32,6 @@ T_co = TypeVar("T_co", covariant=True)
 
 SeedLike = int | np.integer[Any] | np.random.Generator | None
 """What a space constructor's `seed=` accepts: an int, a ready generator, or nothing."""
-
-
-class InvalidSampleArgument(Error, ValueError, AssertionError):  # noqa: N818
-    """A `sample()` mask, probability or size that does not fit the space. Gymnasium checks
-    these with ``assert``, so this is an `AssertionError` as well as a `ValueError`."""
 
 
 def check_seed(owner: str, seed: object, forms: str = "a non-negative int or None") -> int | None:

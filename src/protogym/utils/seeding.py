@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from protogym.error import Error
+from protogym.error import InvalidSeed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -18,14 +18,6 @@ if TYPE_CHECKING:
     RNG = np.random.Generator
 
 __all__ = ["RNG", "InvalidSeed", "RandomNumberGenerator", "np_random"]
-
-
-class InvalidSeed(Error, ValueError, TypeError):  # noqa: N818 - named like Gymnasium's errors
-    """A seed that cannot seed a generator (a negative number, a float, a string, ...).
-
-    Gymnasium raises `error.Error`, `TypeError` or `ValueError` for these depending on where
-    the seed went; this one is all three. Spaces raise it too.
-    """
 
 
 def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:
