@@ -61,4 +61,4 @@ def test_protogym_run_uses_a_named_policy(capsys: pytest.CaptureFixture[str]) ->
     assert "policy 'heuristic'" in out
     assert "2 of 2 episodes reached the reward threshold 475.0" in out
     assert main(["run", "CartPole-v1", "--policy", "nope", "--episodes", "1"]) == 2
-    assert "no policy 'nope' is registered for 'CartPole-v1'" in capsys.readouterr().out
+    assert "no policy 'nope' is registered for 'CartPole-v1'" in capsys.readouterr().err
