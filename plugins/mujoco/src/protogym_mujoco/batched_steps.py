@@ -46,7 +46,7 @@ from protogym_mujoco import (
 from protogym_mujoco.mujoco_env import MujocoEnv
 from protogym_mujoco.terms import clip, control_cost, norm, planar_velocity, squared_sum
 
-__all__ = ["KERNELS", "Fields", "Kernel", "StepResult"]
+__all__ = ["Fields", "Kernel", "StepResult"]
 
 Array = NDArray[Any]
 StepResult = tuple[NDArray[np.float64], Any, NDArray[np.bool_] | None, dict[str, Any]]
@@ -714,14 +714,3 @@ class PusherV5(Kernel):
         infos = {"reward_dist": reward_dist, "reward_ctrl": reward_ctrl, "reward_near": reward_near}
         return observation, reward, None, infos
 
-
-KERNELS: dict[type[MujocoEnv], type[Kernel]] = {
-    kernel.env_class: kernel
-    for kernel in (
-        AntV4, AntV5, HalfCheetahV4, HalfCheetahV5, HopperV4, HopperV5, HumanoidV4,
-        HumanoidV5, HumanoidStandupV4, HumanoidStandupV5, InvertedDoublePendulumV4,
-        InvertedDoublePendulumV5, InvertedPendulumV4, InvertedPendulumV5, PusherV5, ReacherV4,
-        ReacherV5, SwimmerV4, SwimmerV5, Walker2dV4, Walker2dV5,
-    )
-}  # fmt: skip
-"""The kernel of each single env class."""

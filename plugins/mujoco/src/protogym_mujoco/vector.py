@@ -278,7 +278,7 @@ class MujocoVectorEnv(VectorEnvBase[Observations, Actions, ModeT_co]):
         return tuple(frames)
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Close the template env's renderer and drop the batch (`close` calls it once)."""
+        """Close the template env's renderer (`close` calls it once)."""
         self._started = False
         self.env.close()
 
