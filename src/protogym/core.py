@@ -257,6 +257,20 @@ class Wrapper(
         _spec = None
         _spec_cache = None
         _constructor_args = None
+        _given_saved_kwargs = None
+
+        @property
+        def _saved_kwargs(self):
+            """The keyword arguments this wrapper was built with (the env left out, defaults
+            filled in), under the name Gymnasium's `RecordConstructorArgs` keeps them; None
+            when they were given through ``*args``. Assigning it overrides the record."""
+            if self._given_saved_kwargs is not None:
+                return self._given_saved_kwargs
+            return _keyword_arguments(type(self), self._constructor_args)
+
+        @_saved_kwargs.setter
+        def _saved_kwargs(self, value):
+            self._given_saved_kwargs = value
 
         def __init_subclass__(cls, **kwargs):
             super().__init_subclass__(**kwargs)

@@ -138,6 +138,34 @@ def test_spec_appends_the_wrapper_with_the_arguments_it_was_built_with() -> None
     assert default is not None and default.additional_wrappers[0].kwargs == {"tag": "outer"}
 
 
+def test_saved_kwargs_name_the_recorded_arguments_and_can_be_assigned() -> None:
+    tagged: Any = Tagged(SeededCoin(), tag="red")
+    assert tagged._saved_kwargs == {"tag": "red"}
+    rebuilt: Any = Tagged(SeededCoin(), **tagged._saved_kwargs)
+    assert rebuilt.tag == "red"
+    outer: Any = Tagged(SeededCoin())
+    assert outer._saved_kwargs == {"tag": "outer"}
+
+    class Starred(Wrapper[Any, Any, Any, Any]):
+        def __init__(self, env: protogym.Env[Any, Any], *extra: int) -> None:
+            super().__init__(env)
+
+    starred: Any = Starred(SeededCoin(), 1, 2)
+    assert starred._saved_kwargs is None  # given through *args: they cannot be named
+
+    class Chosen(Wrapper[Any, Any, Any, Any]):
+        def __init__(self, env: protogym.Env[Any, Any], level: int = 1) -> None:
+            super().__init__(env)
+            self._saved_kwargs = {"level": 9}
+
+    coin = SeededCoin()
+    vars(coin)["spec"] = EnvSpec("Coin-v0", "tests.core.core_test_envs:SeededCoin")
+    chosen = Chosen(coin)
+    assert chosen._saved_kwargs == {"level": 9}
+    assert chosen.spec is not None
+    assert chosen.spec.additional_wrappers[-1].kwargs == {"level": 9}
+
+
 def test_recording_keeps_each_wrappers_signature() -> None:
     assert list(inspect.signature(Tagged).parameters) == ["env", "tag"]
     assert list(inspect.signature(Passthrough).parameters) == ["env"]
