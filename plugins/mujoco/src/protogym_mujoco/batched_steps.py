@@ -713,4 +713,3 @@ class PusherV5(Kernel):
         )
         infos = {"reward_dist": reward_dist, "reward_ctrl": reward_ctrl, "reward_near": reward_near}
         return observation, reward, None, infos
-
