@@ -196,3 +196,21 @@ def test_the_fast_squared_sum_of_a_short_vector_is_numpys_sum(dtype: type) -> No
             expected = np.sum(np.square(vector))  # Gymnasium's control cost, unweighted
             got = fast(vector)
             assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes(), size
+
+
+def test_data_gather_copies_the_parts_as_concatenate_does() -> None:
+    from protogym_mujoco.mujoco_env import DataGather
+
+    env = protogym.make("Humanoid-v5")
+    data = env.unwrapped.data
+    parts = (data.qvel, data.qpos[2:], data.cfrc_ext[1:], data.cinert[3:5])  # any order
+    gather = DataGather(parts)
+    env.reset(seed=0)
+    for _ in range(3):
+        gathered = gather()
+        assert gathered.tobytes() == np.concatenate([part.ravel() for part in parts]).tobytes()
+        gathered[:] = 0.0  # a fresh array each time: MjData is untouched
+        assert data.qvel.any()
+        env.step(env.action_space.sample())
+    with pytest.raises(ValueError, match="C-contiguous float64"):
+        DataGather((data.xpos[:, :2],))
