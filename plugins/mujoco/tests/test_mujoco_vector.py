@@ -107,9 +107,26 @@ def run_both(native: Any, sync: Any, steps: int, seed: int = 0, scale: float = 1
     return ended
 
 
-@pytest.mark.parametrize("env_id", VECTOR_IDS)
-def test_every_id_matches_the_single_envs_across_autoresets(env_id: str) -> None:
-    native, sync = make_pair(env_id, 3, AutoresetMode.SAME_STEP, max_episode_steps=5)
+EXHAUSTIVE = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Reacher-v4", "InvertedDoublePendulum-v5"]
+
+
+def every_id_in_every_mode() -> list[Any]:
+    """Every id in same-step mode; in the other two modes the ids that
+    `test_each_autoreset_mode_matches_sync` does not run longer, as slow tests."""
+    cases = []
+    for mode in MODES:
+        for env_id in VECTOR_IDS:
+            slow = mode is not AutoresetMode.SAME_STEP and env_id not in EXHAUSTIVE
+            marks = [pytest.mark.slow] if slow else []
+            cases.append(pytest.param(env_id, mode, marks=marks, id=f"{env_id}-{mode.value}"))
+    return cases
+
+
+@pytest.mark.parametrize(("env_id", "mode"), every_id_in_every_mode())
+def test_every_id_matches_the_single_envs_across_autoresets(
+    env_id: str, mode: AutoresetMode
+) -> None:
+    native, sync = make_pair(env_id, 3, mode, max_episode_steps=5)
     assert native.single_observation_space == sync.single_observation_space
     assert native.single_action_space == sync.single_action_space
     assert native.observation_space == sync.observation_space
@@ -117,9 +134,6 @@ def test_every_id_matches_the_single_envs_across_autoresets(env_id: str) -> None
     assert run_both(native, sync, 12) >= 6  # every sub-env truncated twice at least
     assert_same(native.reset(seed=[3, None, 8]), sync.reset(seed=[3, None, 8]), "reseed")
     run_both(native, sync, 4, seed=1)
-
-
-EXHAUSTIVE = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Reacher-v4", "InvertedDoublePendulum-v5"]
 
 
 @pytest.mark.parametrize("mode", MODES, ids=[mode.value for mode in MODES])
