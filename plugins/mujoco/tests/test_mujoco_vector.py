@@ -335,6 +335,7 @@ def test_sac_learns_inverted_pendulum_on_the_native_vector_env() -> None:
     torch = pytest.importorskip("torch")
     sb3 = pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.callbacks import EvalCallback, StopTrainingOnRewardThreshold
+    from stable_baselines3.common.vec_env import VecMonitor
 
     from protogym.interop.sb3 import to_sb3_vec_env
 
@@ -344,7 +345,7 @@ def test_sac_learns_inverted_pendulum_on_the_native_vector_env() -> None:
     torch.set_num_threads(1)  # small networks: one thread is faster, and deterministic
     try:
         env = to_sb3_vec_env(protogym.make_vec("InvertedPendulum-v5", SAC_ENVS))
-        evaluation = to_sb3_vec_env(protogym.make_vec("InvertedPendulum-v5", 1))
+        evaluation = VecMonitor(to_sb3_vec_env(protogym.make_vec("InvertedPendulum-v5", 1)))
         evaluation.seed(100)
         stop = StopTrainingOnRewardThreshold(reward_threshold=threshold)
         callback = EvalCallback(
