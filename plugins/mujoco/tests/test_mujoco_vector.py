@@ -344,7 +344,7 @@ def test_sac_learns_inverted_pendulum_on_the_native_vector_env() -> None:
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # small networks: one thread is faster, and deterministic
     try:
-        env = to_sb3_vec_env(protogym.make_vec("InvertedPendulum-v5", SAC_ENVS))
+        env = VecMonitor(to_sb3_vec_env(protogym.make_vec("InvertedPendulum-v5", SAC_ENVS)))
         evaluation = VecMonitor(to_sb3_vec_env(protogym.make_vec("InvertedPendulum-v5", 1)))
         evaluation.seed(100)
         stop = StopTrainingOnRewardThreshold(reward_threshold=threshold)

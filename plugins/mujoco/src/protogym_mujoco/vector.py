@@ -38,7 +38,7 @@ from protogym.spaces import Box, batch_space
 from protogym.spaces.space import Space
 from protogym.utils.seeding import np_random
 from protogym.vector.sync_vector_env import reset_mask_of, values_per_env
-from protogym.vector.utils import add_info
+from protogym.vector.utils import add_finals, add_info, info_of
 from protogym.vector.vector_env import (
     AutoresetMode,
     ModeT_co,
@@ -256,7 +256,13 @@ class MujocoVectorEnv(VectorEnvBase[Observations, Actions, ModeT_co]):
             done = np.logical_or(terminated, truncated)
             if done.any():
                 rows = np.flatnonzero(done)
-                finals = self._finals(infos, observations, done, rows)
+                # The ended episodes' last observations and infos, recorded (by the shared
+                # helper, in Gymnasium's layout) before the resets replace them.
+                ended = [
+                    (row, observations[row].copy(), info_of(infos, row)) for row in rows.tolist()
+                ]
+                finals: dict[str, Any] = {}
+                add_finals(finals, ended, num_envs)
                 self._restart(rows, observations, infos)
                 self._started_at[rows] = tick
                 infos.update(finals)
@@ -388,32 +394,6 @@ class MujocoVectorEnv(VectorEnvBase[Observations, Actions, ModeT_co]):
         for key in [key for key in infos if not key.startswith("_")]:
             if not infos[f"_{key}"].any():
                 del infos[key], infos[f"_{key}"]
-
-    def _finals(
-        self,
-        infos: dict[str, Any],
-        observations: Observations,
-        done: NDArray[np.bool_],
-        rows: NDArray[np.intp],
-    ) -> dict[str, Any]:
-        """Same-step mode: the ended episodes' last observations and infos, in Gymnasium's
-        layout (``final_obs`` an object array, ``final_info`` a batched info)."""
-        final_obs = np.empty(self.num_envs, dtype=object)
-        for row in rows.tolist():
-            final_obs[row] = observations[row].copy()
-        final_info: dict[str, Any] = {}
-        for key in [key for key in infos if not key.startswith("_")]:
-            values = infos[key]
-            kept = np.zeros_like(values)
-            kept[rows] = values[rows]
-            final_info[key] = kept
-            final_info[f"_{key}"] = done.copy()
-        return {
-            "final_obs": final_obs,
-            "_final_obs": done,
-            "final_info": final_info,
-            "_final_info": done.copy(),
-        }
 
     def _simulate(self, actions: NDArray[Any], stepped: NDArray[np.int32] | None) -> None:
         """Apply the controls and step the physics (of the `stepped` sub-envs, or all)."""
