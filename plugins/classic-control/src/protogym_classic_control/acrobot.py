@@ -3,7 +3,9 @@
 Sutton's acrobot as in Gymnasium 1.4's `Acrobot-v1` ("book" dynamics, one RK4 step of 0.2 s
 per action, constants, spaces and seeding). The RK4 step is written out in Python floats
 with Gymnasium's order of operations, so trajectories equal Gymnasium's bit for bit on the
-same platform even though the system is chaotic.
+same platform even though the system is chaotic. Gymnasium squares numpy scalars with `** 2`,
+which is the C library's `pow` and not always correctly rounded, so the squares here are
+`** 2` too (Python's is the same `pow`), not `x * x`.
 """
 
 from __future__ import annotations
@@ -174,17 +176,17 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         lc1, lc2 = self.LINK_COM_POS_1, self.LINK_COM_POS_2
         i1 = i2 = self.LINK_MOI
         g = 9.8
-        d1_const = m1 * (lc1 * lc1)
-        d1_sum = l1 * l1 + lc2 * lc2
+        d1_const = m1 * lc1**2
+        d1_sum = l1**2 + lc2**2
         d1_cos = 2 * l1 * lc2
-        d2_const = lc2 * lc2
+        d2_const = lc2**2
         d2_cos = l1 * lc2
         phi2_const = m2 * lc2 * g
         phi1_a = -m2 * l1 * lc2
         phi1_b = 2 * m2 * l1 * lc2
         phi1_c = (m1 * lc1 + m2 * l1) * g
         centripetal = m2 * l1 * lc2
-        inertia = m2 * (lc2 * lc2) + i2
+        inertia = m2 * lc2**2 + i2
         book = self.book_or_nips != "nips"
 
         def derivatives(theta1: float, theta2: float, dtheta1: float, dtheta2: float) -> State:
@@ -194,17 +196,17 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
             d2 = m2 * (d2_const + d2_cos * cos2) + i2
             phi2 = phi2_const * math.cos(theta1 + theta2 - _HALF_PI)
             phi1 = (
-                phi1_a * (dtheta2 * dtheta2) * sin2
+                phi1_a * dtheta2**2 * sin2
                 - phi1_b * dtheta2 * dtheta1 * sin2
                 + phi1_c * math.cos(theta1 - _HALF_PI)
                 + phi2
             )
             if book:
                 ddtheta2 = (
-                    torque + d2 / d1 * phi1 - centripetal * (dtheta1 * dtheta1) * sin2 - phi2
-                ) / (inertia - d2 * d2 / d1)
+                    torque + d2 / d1 * phi1 - centripetal * dtheta1**2 * sin2 - phi2
+                ) / (inertia - d2**2 / d1)
             else:
-                ddtheta2 = (torque + d2 / d1 * phi1 - phi2) / (inertia - d2 * d2 / d1)
+                ddtheta2 = (torque + d2 / d1 * phi1 - phi2) / (inertia - d2**2 / d1)
             ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
             return dtheta1, dtheta2, ddtheta1, ddtheta2
 

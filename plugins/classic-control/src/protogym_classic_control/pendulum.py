@@ -1,7 +1,10 @@
 """Pendulum: swing a frictionless pendulum up and hold it upright with a limited torque.
 
-Gymnasium 1.4's `Pendulum-v1` (constants, spaces, costs, reset options, seeding); the state
-lives in Python floats and each step allocates only the observation array.
+Gymnasium 1.4's `Pendulum-v1` (constants, spaces, costs, reset options, seeding), step for step
+to the bit. The state lives in Python floats and each step allocates only the observation
+array. Gymnasium squares numpy scalars (`x ** 2`), which numpy computes with the C library's
+`pow` and `powf`; those are not always correctly rounded, so the squares here are taken with the
+same functions (Python's `float ** 2` is `pow`) rather than as `x * x`.
 """
 
 from __future__ import annotations
@@ -129,6 +132,7 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             raise reset_needed("PendulumEnv")
         theta, theta_dot = state
 
+        raw = u
         max_torque = self.max_torque
         if u > max_torque:
             u = max_torque
@@ -136,20 +140,21 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             u = -max_torque
         self.last_u = u
         g, m, length, dt = self.g, self.m, self.l, self.dt
-        gain = 3.0 / (m * (length * length))
+        gain = 3.0 / (m * length**2)
         if single:
             rounded = self._float32
             rounded[0] = gain
             rounded[0] = rounded[0] * u
             acceleration = rounded[0]
-            rounded[0] = u * u
+            # numpy's float32 scalar power is powf, which rounds some squares the other way
+            rounded[0] = action[0] ** 2 if u == raw else u * u  # a bound's square is exact
             rounded[0] = _MILLI_AS_FLOAT32 * rounded[0]
             effort = rounded[0]
         else:
             acceleration = gain * u
-            effort = 0.001 * (u * u)
+            effort = 0.001 * u**2
         normalized = ((theta + _PI) % _TWO_PI) - _PI  # angle_normalize, inlined
-        costs = normalized * normalized + 0.1 * (theta_dot * theta_dot) + effort
+        costs = normalized**2 + 0.1 * theta_dot**2 + effort
 
         theta_dot = theta_dot + (3 * g / (2 * length) * _sin(theta) + acceleration) * dt
         max_speed = self.max_speed

@@ -3,6 +3,7 @@
 The initial state is drawn in float64 and rounded to float32, and the first observation
 takes float32 cosines of it, as the single env (and Gymnasium) does; later observations come
 from the float64 state. The observation batch is therefore kept and patched row by row.
+Squares are rounded as the single env's scalar `** 2` rounds them (`squares`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from protogym_classic_control.acrobot import AcrobotEnv
 from protogym_classic_control.utils import parse_reset_bounds
 from protogym_classic_control.vector._base import ClassicVectorEnv, IntArray
 from protogym_classic_control.vector.mountain_car import discrete_actions
+from protogym_classic_control.vector.squares import pow_squares
 
 __all__ = ["AcrobotVectorEnv"]
 
@@ -159,35 +161,38 @@ class AcrobotVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         lc1, lc2 = self.LINK_COM_POS_1, self.LINK_COM_POS_2
         i1 = i2 = self.LINK_MOI
         g = 9.8
-        d1_const = m1 * (lc1 * lc1)
-        d1_sum = l1 * l1 + lc2 * lc2
+        d1_const = m1 * lc1**2
+        d1_sum = l1**2 + lc2**2
         d1_cos = 2 * l1 * lc2
-        d2_const = lc2 * lc2
+        d2_const = lc2**2
         d2_cos = l1 * lc2
         phi2_const = m2 * lc2 * g
         phi1_a = -m2 * l1 * lc2
         phi1_b = 2 * m2 * l1 * lc2
         phi1_c = (m1 * lc1 + m2 * l1) * g
         centripetal = m2 * l1 * lc2
-        inertia = m2 * (lc2 * lc2) + i2
+        inertia = m2 * lc2**2 + i2
 
         cos2 = np.cos(theta2)
         sin2 = np.sin(theta2)
         d1 = d1_const + m2 * (d1_sum + d1_cos * cos2) + i1 + i2
         d2 = m2 * (d2_const + d2_cos * cos2) + i2
+        dtheta2_squared, dtheta1_squared, d2_squared = pow_squares(
+            np.stack((dtheta2, dtheta1, d2))
+        )
         phi2 = phi2_const * np.cos(theta1 + theta2 - _HALF_PI)
         phi1 = (
-            phi1_a * (dtheta2 * dtheta2) * sin2
+            phi1_a * dtheta2_squared * sin2
             - phi1_b * dtheta2 * dtheta1 * sin2
             + phi1_c * np.cos(theta1 - _HALF_PI)
             + phi2
         )
         if self.book_or_nips != "nips":
             ddtheta2 = (
-                torque + d2 / d1 * phi1 - centripetal * (dtheta1 * dtheta1) * sin2 - phi2
-            ) / (inertia - d2 * d2 / d1)
+                torque + d2 / d1 * phi1 - centripetal * dtheta1_squared * sin2 - phi2
+            ) / (inertia - d2_squared / d1)
         else:
-            ddtheta2 = (torque + d2 / d1 * phi1 - phi2) / (inertia - d2 * d2 / d1)
+            ddtheta2 = (torque + d2 / d1 * phi1 - phi2) / (inertia - d2_squared / d1)
         ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
         return dtheta1, dtheta2, ddtheta1, ddtheta2
 

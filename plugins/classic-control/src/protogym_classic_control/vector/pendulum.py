@@ -1,7 +1,8 @@
 """Pendulum for many pendulums at once, step for step the single env's arithmetic.
 
 A float32 torque batch is multiplied in float32, as the single env (and Gymnasium) does for
-a float32 torque; a float64 batch in float64.
+a float32 torque; a float64 batch in float64. Squares are rounded as the single env's scalar
+`** 2` rounds them (`squares`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from protogym_classic_control.pendulum import DEFAULT_X, DEFAULT_Y, PendulumEnv
 from protogym_classic_control.utils import option_as_float
 from protogym_classic_control.vector._base import ClassicVectorEnv, IntArray
 from protogym_classic_control.vector.continuous_mountain_car import continuous_actions
+from protogym_classic_control.vector.squares import pow_squares, powf_squares
 
 __all__ = ["PendulumVectorEnv"]
 
@@ -80,16 +82,20 @@ class PendulumVectorEnv(ClassicVectorEnv[NDArray[np.float32], ModeT_co]):
         self.last_u = u
         theta, theta_dot = self.state[0], self.state[1]
         g, m, length, dt = self.g, self.m, self.l, self.dt
-        gain = 3.0 / (m * (length * length))
+        gain = 3.0 / (m * length**2)
+        normalized = ((theta + _PI) % _TWO_PI) - _PI
         if single:
             u32 = u.astype(np.float32)
             acceleration = (np.float32(gain) * u32).astype(np.float64)
-            effort = (np.float32(0.001) * (u32 * u32)).astype(np.float64)
+            effort = (np.float32(0.001) * powf_squares(u32)).astype(np.float64)
+            angle_squared, speed_squared = pow_squares(np.stack((normalized, theta_dot)))
         else:
             acceleration = gain * u
-            effort = 0.001 * (u * u)
-        normalized = ((theta + _PI) % _TWO_PI) - _PI
-        costs = normalized * normalized + 0.1 * (theta_dot * theta_dot) + effort
+            angle_squared, speed_squared, torque_squared = pow_squares(
+                np.stack((normalized, theta_dot, u))
+            )
+            effort = 0.001 * torque_squared
+        costs = angle_squared + 0.1 * speed_squared + effort
         new_theta_dot = theta_dot + (3 * g / (2 * length) * np.sin(theta) + acceleration) * dt
         np.clip(new_theta_dot, -self.max_speed, self.max_speed, new_theta_dot)
         self.state[0] = theta + new_theta_dot * dt
