@@ -274,6 +274,52 @@ def test_cc_continuous_mountain_car_reward_pays_100_at_the_goal_minus_the_raw_en
     assert (reward, reference_reward) == (pytest.approx(-0.9), pytest.approx(-0.1))
 
 
+def test_cc_continuous_mountain_car_compares_a_float32_position_in_float32() -> None:
+    """Gymnasium's state is float32 after a step, and numpy compares a float32 with the
+    Python float 0.45 in float32: a position of float32(0.45) = 0.44999998807907104 has
+    reached the flag. Pinned from Gymnasium 1.4 (a float64 comparison says it has not)."""
+    env = _make("MountainCarContinuous-v0").unwrapped
+    env.reset(seed=0)
+    env.state = np.array([0.44061595, 0.01], dtype=np.float32)
+    obs, reward, terminated, _, _ = env.step(_force(0.0))
+    assert obs.tolist() == [0.44999998807907104, 0.009384037926793098]
+    assert terminated and reward == 100.0
+    env.state = np.array([0.44061592, 0.01], dtype=np.float32)  # one float32 short
+    obs, reward, terminated, _, _ = env.step(_force(0.0))
+    assert obs[0] == np.nextafter(np.float32(0.45), np.float32(0))
+    assert not terminated and reward == 0.0
+
+
+def test_cc_continuous_mountain_car_state_has_gymnasiums_dtype() -> None:
+    """float64 after reset (the first step is computed in float64), float32 after a step."""
+    env = _make("MountainCarContinuous-v0").unwrapped
+    env.reset(seed=0)
+    assert env.state.dtype == np.float64 and env.state[1] == 0.0
+    env.step(_force(0.5))
+    assert env.state.dtype == np.float32
+    env.state = (0.1, 0.0)
+    assert env.state.dtype == np.float64
+    with pytest.raises(ValueError, match="must be 2 real numbers, got"):
+        env.state = (0.1, "fast")
+    with pytest.raises(ValueError, match="must be 2 real numbers, got"):
+        env.state = np.zeros(3)
+
+
+def test_cc_continuous_mountain_car_constants_can_be_changed_between_steps() -> None:
+    """As in Gymnasium, the constants are attributes a user may change; the float32 step
+    rounds the new value, not the old one."""
+    env = _make("MountainCarContinuous-v0").unwrapped
+    twin = _make("MountainCarContinuous-v0", max_episode_steps=None).unwrapped
+    for each in (env, twin):
+        each.reset(seed=1)
+        each.step(_force(0.3))
+    env.power = 0.003
+    obs, *_ = env.step(_force(0.5))
+    reference, *_ = twin.step(_force(1.0))  # twice the force at the old power pushes alike
+    assert env.power == 0.003
+    np.testing.assert_array_equal(obs, reference)
+
+
 def test_cc_pendulum_upright_at_rest_costs_nothing_and_torque_is_clipped() -> None:
     env = _make("Pendulum-v1").unwrapped
     obs, _ = env.reset(seed=0, options={"x_init": 0.0, "y_init": 0.0})
