@@ -3,7 +3,8 @@
 Each case runs protogym's env and Gymnasium's unwrapped env side by side on one stream of
 actions drawn from Gymnasium's own action space, for thousands of steps: episodes end on
 termination (the termination step itself is compared) or at the id's step limit, and both
-envs are then reset without a seed, so the reset distributions are compared too.
+envs are then reset without a seed, so the reset distributions are compared too. Every
+comparison is bit for bit (tests/envs/test_envs_bit_fidelity.py runs the longer sweep).
 """
 
 from __future__ import annotations
@@ -24,9 +25,6 @@ class Case:
     env_id: str
     entry_point: str
     max_episode_steps: int
-    # Tolerances for observations and rewards; 0 means bit-for-bit equal.
-    rtol: float = 0.0
-    atol: float = 0.0
     reset_options: list[dict[str, Any]] = field(default_factory=list)
     # A feedback policy that reaches termination, to compare the termination step itself.
     policy: Callable[[np.ndarray], Any] | None = None
@@ -55,12 +53,10 @@ CASES = [
         ],
         policy=lambda obs: 2 if obs[1] >= 0 else 0,
     ),
-    # Gymnasium steps this env in float32 arithmetic, protogym in float64.
     Case(
         "MountainCarContinuous-v0",
         "protogym_classic_control.continuous_mountain_car:ContinuousMountainCarEnv",
         999,
-        atol=5e-5,
         reset_options=[
             {"low": -0.55, "high": -0.45},
             {"low": 0.44, "high": 0.44},
@@ -68,20 +64,16 @@ CASES = [
         ],
         policy=lambda obs: _push(1.0 if obs[1] >= 0 else -1.0),
     ),
-    # Gymnasium squares the float32 torque with powf, which is not always correctly rounded.
     Case(
         "Pendulum-v1",
         "protogym_classic_control.pendulum:PendulumEnv",
         200,
-        atol=1e-9,
         reset_options=[{"x_init": 0.0, "y_init": 0.0}, {"x_init": 0.1}, {"y_init": 5.0}],
     ),
-    # Gymnasium's first observation takes cos/sin in float32: one float32 ulp may differ.
     Case(
         "Acrobot-v1",
         "protogym_classic_control.acrobot:AcrobotEnv",
         500,
-        atol=1e-7,
         reset_options=[{"low": -0.5, "high": 0.5}, {"low": 3.0, "high": 3.0}, {"low": 0.0}],
         policy=lambda obs: 2 if obs[5] > 0 else 0,
     ),
@@ -102,7 +94,10 @@ def _state(env: Any) -> np.ndarray:
 
 
 def _assert_close(case: Case, ours: Any, theirs: Any, what: str) -> None:
-    np.testing.assert_allclose(ours, theirs, rtol=case.rtol, atol=case.atol, err_msg=what)
+    """Bit for bit: the same dtype and the same bytes (so -0.0 is not 0.0)."""
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    assert ours.dtype == theirs.dtype, f"{case.env_id} {what}: {ours.dtype} vs {theirs.dtype}"
+    assert ours.tobytes() == theirs.tobytes(), f"{case.env_id} {what}: {ours!r} vs {theirs!r}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.env_id)
@@ -241,3 +236,57 @@ def test_cc_any_seed_and_start_range_gives_gymnasiums_trajectory(
         assert terminated == ref_terminated
         if terminated:
             break
+
+
+def test_cc_pendulum_squares_the_torque_with_powf_as_gymnasium_does() -> None:
+    """Seed 3, action seed 5: at step 1702 the torque is -1.7246858 (0xbfdcc281), whose
+    float32 square glibc's powf rounds up to 2.9745412 where the correctly rounded square is
+    2.9745409. Gymnasium's `u**2` on a float32 scalar is that powf, and so is ours: the reward
+    at that step is Gymnasium's to the bit, and another than the correct square would give."""
+    import gymnasium
+
+    import protogym
+
+    ours, theirs = protogym.make("Pendulum-v1"), gymnasium.make("Pendulum-v1")
+    reference_env: Any = theirs.unwrapped
+    ours.reset(seed=3)
+    theirs.reset(seed=3)
+    theirs.action_space.seed(5)
+    for step in range(1703):
+        action = theirs.action_space.sample()
+        theta, theta_dot = reference_env.state
+        result, reference = ours.step(action), theirs.step(action)
+        assert type(result[1]) is type(reference[1]) is np.float64
+        assert result[1].tobytes() == reference[1].tobytes(), f"reward at step {step}"
+        if reference[3]:
+            ours.reset()
+            theirs.reset()
+    assert action.view(np.uint32)[0] == 0xBFDCC281
+    torque = action[0]
+    correct = np.float32(float(torque) * float(torque))
+    if torque**2 == correct:
+        pytest.skip("this C library's powf rounds this square correctly")
+    normalized = ((theta + np.pi) % (2 * np.pi)) - np.pi
+    with_correct_square = -(normalized**2 + 0.1 * theta_dot**2 + np.float32(0.001) * correct)
+    assert result[1] != with_correct_square
+
+
+def test_cc_acrobot_squares_the_velocities_with_pow_as_gymnasium_does() -> None:
+    """Seed 11 (actions too): by step 946 an observation differs in its last bits when the
+    derivatives square with `x * x` instead of Gymnasium's `x**2` on numpy float64 scalars,
+    which is the C library's pow and not always correctly rounded."""
+    import gymnasium
+
+    import protogym
+
+    ours, theirs = protogym.make("Acrobot-v1"), gymnasium.make("Acrobot-v1")
+    ours.reset(seed=11)
+    theirs.reset(seed=11)
+    theirs.action_space.seed(11)
+    for step in range(947):
+        action = theirs.action_space.sample()
+        result, reference = ours.step(action), theirs.step(action)
+        assert result[0].tobytes() == reference[0].tobytes(), f"observation at step {step}"
+        assert result[1:4] == reference[1:4], f"step {step}"
+        if reference[2] or reference[3]:
+            assert ours.reset()[0].tobytes() == theirs.reset()[0].tobytes()

@@ -177,6 +177,67 @@ def test_pendulum_float64_torques_and_acrobot_noise_match() -> None:
     assert run_pair(noisy, reference, discrete(3), 20, seed=5) > 0
 
 
+# Batches large enough that `squares` finds the squares to redo instead of taking them one
+# by one, with float32 and float64 actions beyond the bounds.
+LARGE = [
+    ("Pendulum-v1", PendulumVectorEnv, 70, np.float32),
+    ("Pendulum-v1", PendulumVectorEnv, 70, np.float64),
+    ("Acrobot-v1", AcrobotVectorEnv, 50, None),
+    ("MountainCarContinuous-v0", ContinuousMountainCarVectorEnv, 140, np.float32),
+    ("MountainCarContinuous-v0", ContinuousMountainCarVectorEnv, 140, np.float64),
+]
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+@pytest.mark.parametrize(
+    ("env_id", "vector_cls", "num_envs", "dtype"), LARGE, ids=[f"{c[0]}-{c[3]}" for c in LARGE]
+)
+def test_large_batches_match_the_single_envs(
+    env_id: str, vector_cls: Callable[..., Any], num_envs: int, dtype: Any, mode: AutoresetMode
+) -> None:
+    limit = 15
+    native = vector_cls(num_envs, max_episode_steps=limit, autoreset_mode=mode)
+    reference = SyncVectorEnv(
+        [lambda: protogym.make(env_id, max_episode_steps=limit, disable_env_checker=True)]
+        * num_envs,
+        autoreset_mode=mode,
+    )
+    rng = np.random.default_rng(8)
+    obs_a, _ = native.reset(seed=8)
+    obs_b, _ = reference.reset(seed=8)
+    np.testing.assert_array_equal(obs_a, obs_b)
+    for step in range(40):
+        if dtype is None:
+            batch = rng.integers(0, 3, size=num_envs)
+        else:
+            high = float(native.single_action_space.high[0])
+            batch = rng.uniform(-1.2 * high, 1.2 * high, size=(num_envs, 1)).astype(dtype)
+        a, b = native.step(batch), reference.step(batch)
+        assert_same_step(a, b, step)
+        assert a[1].tobytes() == b[1].tobytes()  # rewards bit for bit, -0.0 included
+        if mode is AutoresetMode.DISABLED and (a[2] | a[3]).any():
+            ended = a[2] | a[3]
+            np.testing.assert_array_equal(
+                native.reset(options={"reset_mask": ended})[0],
+                reference.reset(options={"reset_mask": ended})[0],
+            )
+
+
+@pytest.mark.parametrize("num_envs", [1, 40])
+def test_pendulum_squares_a_torque_powf_misrounds_as_the_single_env(num_envs: int) -> None:
+    """-1.7246858: glibc's powf rounds its square up, which Gymnasium's reward (and the single
+    env's) keeps; one sub-env takes the one-by-one path, forty the batch path."""
+    torque = np.array([0xBFDCC281], dtype=np.uint32).view(np.float32)[0]
+    native = PendulumVectorEnv(num_envs)
+    reference = SyncVectorEnv([lambda: protogym.make("Pendulum-v1")] * num_envs)
+    native.reset(seed=3)
+    reference.reset(seed=3)
+    batch = np.full((num_envs, 1), torque, dtype=np.float32)
+    for step in range(3):
+        rewards, expected = native.step(batch)[1], reference.step(batch)[1]
+        assert rewards.tobytes() == expected.tobytes(), step
+
+
 def test_reset_mask_resets_only_the_chosen_sub_envs() -> None:
     env = CartPoleVectorEnv(3, autoreset_mode="disabled")
     env.reset(seed=0)
