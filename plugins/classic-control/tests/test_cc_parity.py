@@ -290,3 +290,28 @@ def test_cc_acrobot_squares_the_velocities_with_pow_as_gymnasium_does() -> None:
         assert result[1:4] == reference[1:4], f"step {step}"
         if reference[2] or reference[3]:
             assert ours.reset()[0].tobytes() == theirs.reset()[0].tobytes()
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_cc_an_overflowing_square_is_inf_as_in_gymnasium() -> None:
+    """Python's `float ** 2` raises OverflowError where numpy's scalar power gives inf: a
+    velocity of 1e200 (a reset option away in Pendulum) costs -inf, as in Gymnasium."""
+    cases = {case.env_id: case for case in CASES}
+    pendulum, reference = _make_pair(cases["Pendulum-v1"])
+    pendulum.reset(seed=0, options={"y_init": 1e200})
+    reference.reset(seed=0, options={"y_init": 1e200})
+    rewards = []
+    for force in (0.5, -1.0):
+        result, expected = pendulum.step(_push(force)), reference.step(_push(force))
+        _assert_close(cases["Pendulum-v1"], result[0], expected[0], "observation")
+        _assert_close(cases["Pendulum-v1"], result[1], expected[1], "reward")
+        rewards.append(result[1])
+    assert rewards[0] == -np.inf and np.isfinite(rewards[1])  # the velocity is clipped after
+    acrobot, reference = _make_pair(cases["Acrobot-v1"])
+    for env in (acrobot, reference):
+        env.reset(seed=0)
+        env.state = np.array([0.0, 0.0, 1e200, 0.0])
+    result, expected = acrobot.step(1), reference.step(1)
+    _assert_close(cases["Acrobot-v1"], result[0], expected[0], "observation")  # NaN, alike
+    assert np.isnan(result[0]).all() and result[1:4] == expected[1:4]

@@ -238,6 +238,23 @@ def test_pendulum_squares_a_torque_powf_misrounds_as_the_single_env(num_envs: in
         assert rewards.tobytes() == expected.tobytes(), step
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.parametrize("num_envs", [2, 100])
+def test_pendulum_overflowing_squares_are_inf_as_in_the_single_env(num_envs: int) -> None:
+    native = PendulumVectorEnv(num_envs)
+    reference = SyncVectorEnv([lambda: protogym.make("Pendulum-v1")] * num_envs)
+    options = {"y_init": 1e200}
+    native.reset(seed=1, options=options)
+    reference.reset(seed=1, options=options)
+    rewards = []
+    for dtype in (np.float64, np.float32):
+        batch = np.full((num_envs, 1), 0.5, dtype=dtype)
+        a, b = native.step(batch), reference.step(batch)
+        assert a[1].tobytes() == b[1].tobytes()
+        rewards.append(a[1])
+    assert np.isneginf(rewards[0]).all() and np.isfinite(rewards[1]).all()
+
+
 def test_reset_mask_resets_only_the_chosen_sub_envs() -> None:
     env = CartPoleVectorEnv(3, autoreset_mode="disabled")
     env.reset(seed=0)

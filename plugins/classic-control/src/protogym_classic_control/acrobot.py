@@ -194,19 +194,25 @@ class AcrobotEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
             sin2 = math.sin(theta2)
             d1 = d1_const + m2 * (d1_sum + d1_cos * cos2) + i1 + i2
             d2 = m2 * (d2_const + d2_cos * cos2) + i2
+            try:
+                dtheta1_squared, dtheta2_squared, d2_squared = dtheta1**2, dtheta2**2, d2**2
+            except OverflowError:  # Python's ** raises where numpy's (Gymnasium's) gives inf
+                dtheta1_squared, dtheta2_squared, d2_squared = (
+                    float(np.float64(x) ** 2) for x in (dtheta1, dtheta2, d2)
+                )
             phi2 = phi2_const * math.cos(theta1 + theta2 - _HALF_PI)
             phi1 = (
-                phi1_a * dtheta2**2 * sin2
+                phi1_a * dtheta2_squared * sin2
                 - phi1_b * dtheta2 * dtheta1 * sin2
                 + phi1_c * math.cos(theta1 - _HALF_PI)
                 + phi2
             )
             if book:
                 ddtheta2 = (
-                    torque + d2 / d1 * phi1 - centripetal * dtheta1**2 * sin2 - phi2
-                ) / (inertia - d2**2 / d1)
+                    torque + d2 / d1 * phi1 - centripetal * dtheta1_squared * sin2 - phi2
+                ) / (inertia - d2_squared / d1)
             else:
-                ddtheta2 = (torque + d2 / d1 * phi1 - phi2) / (inertia - d2**2 / d1)
+                ddtheta2 = (torque + d2 / d1 * phi1 - phi2) / (inertia - d2_squared / d1)
             ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
             return dtheta1, dtheta2, ddtheta1, ddtheta2
 

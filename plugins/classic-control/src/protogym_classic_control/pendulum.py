@@ -154,7 +154,10 @@ class PendulumEnv(Env[NDArray[np.float32], NDArray[np.float32]]):
             acceleration = gain * u
             effort = 0.001 * u**2
         normalized = ((theta + _PI) % _TWO_PI) - _PI  # angle_normalize, inlined
-        costs = normalized**2 + 0.1 * theta_dot**2 + effort
+        try:
+            costs = normalized**2 + 0.1 * theta_dot**2 + effort
+        except OverflowError:  # Python's ** raises where numpy's (Gymnasium's) gives inf
+            costs = math.inf
 
         theta_dot = theta_dot + (3 * g / (2 * length) * _sin(theta) + acceleration) * dt
         max_speed = self.max_speed

@@ -54,7 +54,7 @@ _MARGIN_HOLDS_UP_TO = 2.0**128  # POW_MARGIN is established for squares up to th
 def pow_squares(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """`x ** 2` of each float64 element, as Python's `float ** 2` (C `pow`) gives it."""
     if x.size <= POW_ONE_BY_ONE:
-        return np.array([value**2 for value in x.ravel().tolist()]).reshape(x.shape)
+        return _scalar_squares(x)
     squares = x * x
     # The exact rounding error of each square (Dekker's product on Veltkamp's split).
     scaled = _SPLIT * x
@@ -94,10 +94,20 @@ def _near_midpoint(error: NDArray[Any], rounded: NDArray[Any], margin: float) ->
 
 
 def _redo(squares: NDArray[Any], x: NDArray[Any], near: NDArray[np.bool_]) -> None:
-    """Square the flagged elements again with the scalar power (Python's for float64, which
-    is the same `pow` and quicker to call than numpy's)."""
+    """Square the flagged elements again with the scalar power."""
     if near.any():
         where = np.nonzero(near)
         flagged = x[where]
-        values = flagged.tolist() if flagged.dtype == np.float64 else flagged
-        squares[where] = [value**2 for value in values]
+        if flagged.dtype == np.float64:
+            squares[where] = _scalar_squares(flagged)
+        else:
+            squares[where] = [value**2 for value in flagged]
+
+
+def _scalar_squares(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Python's `float ** 2` of each element (quicker to call than numpy's scalar power, and
+    the same `pow`), or numpy's where a square overflows: Python raises, numpy gives inf."""
+    try:
+        return np.array([value**2 for value in x.ravel().tolist()]).reshape(x.shape)
+    except OverflowError:
+        return np.array([value**2 for value in x.ravel()]).reshape(x.shape)
