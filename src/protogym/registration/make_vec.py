@@ -66,7 +66,7 @@ def make_vec(
 def make_vec(
     id: str | EnvSpec,
     num_envs: int = 1,
-    vectorization_mode: Literal["sync"] = ...,
+    vectorization_mode: Literal["sync", VectorizeMode.SYNC] = ...,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
     trust_entry_points: bool = False,
@@ -78,7 +78,7 @@ def make_vec(
 def make_vec(
     id: str | EnvSpec,
     num_envs: int = 1,
-    vectorization_mode: Literal["async"] = ...,
+    vectorization_mode: Literal["async", VectorizeMode.ASYNC] = ...,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
     trust_entry_points: bool = False,
@@ -90,7 +90,7 @@ def make_vec(
 def make_vec(
     id: str | EnvSpec,
     num_envs: int = 1,
-    vectorization_mode: Literal["ray"] = ...,
+    vectorization_mode: Literal["ray", VectorizeMode.RAY] = ...,
     vector_kwargs: dict[str, Any] | None = None,
     wrappers: Sequence[WrapperFactory] | None = None,
     trust_entry_points: bool = False,
