@@ -123,3 +123,39 @@ def test_entry_point_modules_are_found_beside_the_checked_file(
     assert run_mypy(tmp_path, [package / "reg.py"]) == {
         "reg.py": [(4, "N", f'Revealed type is "{int64}"')]
     }
+
+
+IMPORTING_USER = """\
+import protogym
+
+env = protogym.make("beside_pkg.registers:beside/Imported-v0")
+reveal_type(env.reset()[0])
+protogym.make("beside_pkg.registers:beside/Importd-v0")
+"""
+
+
+def test_a_module_prefixed_id_brings_the_registering_module_into_the_build(
+    run_mypy: RunMypy, tmp_path: Path
+) -> None:
+    """`make("module:id")` imports the module at run time; the plugin adds it to mypy's
+    build (nothing else imports it here) and reads the ids it registers."""
+    package = tmp_path / "src" / "beside_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    shutil.copyfile(SNIPPETS / "corpus_envs.py.txt", package / "envs.py")
+    (package / "registers.py").write_text(
+        "import protogym\n\n"
+        'protogym.register("beside/Imported-v0", "beside_pkg.envs:Corridor")\n'
+    )
+    user = package / "user.py"
+    user.write_text(IMPORTING_USER)
+    int64 = "numpy.signedinteger[numpy._typing._nbit_base._64Bit]"
+    unknown = (
+        'Unknown environment id "beside/Importd-v0" (looked up after importing '
+        '"beside_pkg.registers"); did you mean "beside/Imported-v0"? (ids come from the '
+        "installed registry, listed by `protogym list`, and from literal register() calls in "
+        "the checked code)  [protogym-env-id]"
+    )
+    assert run_mypy(tmp_path, [user]) == {
+        "user.py": [(4, "N", f'Revealed type is "{int64}"'), (5, "E", unknown)]
+    }

@@ -10,7 +10,12 @@ from typing import Any
 import pytest
 from mypy.nodes import MypyFile, SymbolTableNode
 
+from protogym.mypy.deps import modules_named
+from protogym.mypy.env_ids import EnvIds
 from protogym.mypy.known_ids import (
+    ENV_SPEC_PARAMETERS,
+    FOREIGN_ID_PREFIXES,
+    REGISTER_PARAMETERS,
     InstalledRegistry,
     KnownEnv,
     SourceRegistration,
@@ -19,7 +24,7 @@ from protogym.mypy.known_ids import (
     plugin_packages,
     scan_registrations,
 )
-from protogym.mypy.make_types import MakeTyper
+from protogym.mypy.make_types import VECTORIZE_MODE
 from protogym.registration.env_spec import EnvSpec, WrapperSpec
 
 
@@ -72,8 +77,8 @@ def test_a_broken_registry_only_disables_installed_ids_and_says_why() -> None:
     installed = InstalledRegistry(_broken_registry)
     assert installed.envs == {}
     assert installed.error == "RuntimeError: plugin acme failed"
-    typer = MakeTyper(installed, _no_modules, _no_lookup)
-    assert typer.unknown_id_message("CartPole-v1") == (
+    ids = EnvIds(installed, _no_modules)
+    assert ids.unknown_id_message("CartPole-v1") == (
         'Unknown environment id "CartPole-v1" (ids come from the installed registry, listed by '
         "`protogym list`, and from literal register() calls in the checked code); the "
         "installed registry could not be loaded: RuntimeError: plugin acme failed"
@@ -149,6 +154,140 @@ def test_scan_skips_files_that_do_not_mention_protogym_or_do_not_parse(tmp_path:
     assert scan_registrations(str(unrelated), "unrelated") == []
     assert scan_registrations(str(broken), "broken") == []
     assert scan_registrations(str(tmp_path / "missing.py"), "missing") == []
+
+
+GYMNASIUM_STYLE = '''\
+import protogym
+from protogym.registration import EnvSpec, namespace
+
+with protogym.registration.namespace("ns"), open("log") as log:
+    protogym.register("Walk-v0", "my_envs:Walk")
+    protogym.register("other/Run-v1", "my_envs:Run", None, False, 10, True, False, (),
+                      "my_envs:RunVector", {"speed": 2})
+    with namespace("inner"):
+        protogym.register("Hop", "my_envs:Hop")
+
+    def later():
+        protogym.register("Later-v0", "my_envs:Later")
+
+with namespace(NAME):
+    protogym.register("Hidden-v0", "my_envs:Hidden")
+
+protogym.registry["Item-v0"] = EnvSpec("Item-v0", "my_envs:Item", None, False, 5, True,
+                                       False, {}, (), "my_envs:ItemVector", api="done")
+protogym.registry[ITEM] = EnvSpec(ITEM, "my_envs:Computed")
+cache["Cached-v0"] = EnvSpec("Cached-v0", "my_envs:Cached")
+'''
+
+
+def test_scan_reads_namespace_blocks_registry_items_and_positional_arguments(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "gym_style.py"
+    path.write_text(GYMNASIUM_STYLE)
+    found = scan_registrations(str(path), "gym_style")
+    assert [(r.id, r.entry_point, r.api, r.vector_entry_point) for r in found] == [
+        ("ns/Walk-v0", "my_envs:Walk", "terminated_truncated", None),
+        # The block's namespace replaces the id's own, as register() does at run time.
+        ("ns/Run-v1", "my_envs:Run", "terminated_truncated", "my_envs:RunVector"),
+        ("inner/Hop", "my_envs:Hop", "terminated_truncated", None),
+        # A function defined in the block registers when called, outside it.
+        ("Later-v0", "my_envs:Later", "terminated_truncated", None),
+        # An item is stored as it is: no namespace; EnvSpec's own positional order.
+        ("Item-v0", "my_envs:Item", "done", "my_envs:ItemVector"),
+    ]
+
+
+def test_the_scanners_argument_orders_are_the_real_signatures() -> None:
+    import inspect
+
+    import attrs
+
+    from protogym.registration.registry import Registry
+
+    register = [
+        p.name
+        for p in inspect.signature(Registry.register).parameters.values()
+        if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and p.name != "self"
+    ]
+    assert tuple(register) == REGISTER_PARAMETERS
+    positional = [f.name for f in attrs.fields(EnvSpec) if not f.kw_only]
+    assert tuple(positional) == ENV_SPEC_PARAMETERS
+
+
+def test_vectorize_mode_values_are_the_member_names_in_lower_case() -> None:
+    """The plugin reads `VectorizeMode.SYNC` as the mode "sync" by its name."""
+    from protogym.registration import VectorizeMode
+
+    assert {mode.name.lower(): mode.value for mode in VectorizeMode} == {
+        mode.value: mode.value for mode in VectorizeMode
+    }
+    assert f"{VectorizeMode.__module__}.{VectorizeMode.__qualname__}" == VECTORIZE_MODE
+
+
+def test_the_foreign_id_prefixes_are_the_registrys() -> None:
+    from protogym.registration.registry import BUILTIN_ID_PREFIXES
+
+    assert set(BUILTIN_ID_PREFIXES) == FOREIGN_ID_PREFIXES
+
+
+def test_string_literals_bring_the_modules_of_what_they_name_into_the_build() -> None:
+    specs = [
+        EnvSpec(id="a/Walk-v1", entry_point="walk_envs.v1:Walk", vector_entry_point="walk_vec:W"),
+        EnvSpec(id="a/Walk-v2", entry_point="walk_envs.v2:Walk"),
+    ]
+    wrappers = {"a/Scale": WrapperSpec(name="a/Scale", entry_point="scale_mod:Scale")}
+    installed = InstalledRegistry(lambda: (specs, wrappers))
+    assert modules_named("a/Walk-v1", installed) == ["walk_envs.v1", "walk_vec"]
+    assert modules_named("a/Walk", installed) == ["walk_envs.v2", None]  # the newest version
+    assert modules_named("a/Scale", installed) == ["scale_mod"]
+    assert modules_named("my_envs.corridor:Corridor", installed) == ["my_envs.corridor"]
+    # "module:id": the module that registers the id, and the id's own modules if installed.
+    assert modules_named("my_envs:a/Walk-v2", installed) == ["my_envs", "walk_envs.v2", None]
+    assert modules_named("my_envs:Corridor-v0", installed) == ["my_envs"]
+    # Not ids: another library's registry, a URL, a "key:value" pair, a plain word.
+    for literal in ["gymnasium:a/Walk-v2", "http://example.org", "key:value-x", "sync"]:
+        assert modules_named(literal, installed) == [], literal
+
+
+def _ids_with(installed: list[str], own: dict[str, str] | None = None) -> EnvIds:
+    specs = [EnvSpec(id=env_id, entry_point="pkg:Env") for env_id in installed]
+    registry = InstalledRegistry(lambda: (specs, {}))
+    ids = EnvIds(registry, _no_modules)
+    ids._own = ids._all = {
+        env_id: SourceRegistration(
+            id=env_id, entry_point=entry, api="terminated_truncated", module_id="mine",
+            class_ref=None,
+        )
+        for env_id, entry in (own or {}).items()
+    }
+    return ids
+
+
+def test_ids_are_found_as_make_finds_them() -> None:
+    ids = _ids_with(["Walk-v1", "Walk-v3", "a/Hop-v0"], {"Walk-v4": "mine:Walk", "Run": "mine:Run"})
+    found = {
+        text: known.id if (known := ids.known(text)) is not None else None
+        for text in [
+            "Walk-v1", "Walk", "a/Hop", "Run", "some.module:Walk-v3", "some.module:Walk",
+            "Walk-v2", "b/Hop", "gymnasium:Walk-v1",
+        ]
+    }
+    assert found == {
+        "Walk-v1": "Walk-v1",
+        "Walk": "Walk-v4",  # the newest version, registered in the checked code
+        "a/Hop": "a/Hop-v0",
+        "Run": "Run",
+        "some.module:Walk-v3": "Walk-v3",
+        "some.module:Walk": "Walk-v4",
+        "Walk-v2": None,
+        "b/Hop": None,
+        "gymnasium:Walk-v1": None,  # Gymnasium's registry: known only at run time
+    }
+    assert ids.problem("gymnasium:Walk-v1") is None
+    assert ids.problem("Walk-v2") == ids.unknown_id_message("Walk-v2")
+    assert ids.installed.newest("Walk") == "Walk-v3"
+    assert ids.installed.newest("Walk-v1") is None
 
 
 def test_only_code_that_can_call_make_is_rechecked_when_plugins_change() -> None:

@@ -25,7 +25,13 @@ from mypy.modulefinder import (
 from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile
 from mypy.options import Options
 
-from protogym.mypy.known_ids import InstalledRegistry, split_entry_point
+from protogym.mypy.known_ids import (
+    InstalledRegistry,
+    foreign,
+    looks_like_id,
+    module_prefix,
+    split_entry_point,
+)
 
 ModuleStatus = Literal["typed", "untyped", "missing"]
 
@@ -122,22 +128,35 @@ def env_module_dependencies(
         return []
     found: dict[str, int] = {}
     for match in _LITERAL_RE.finditer(text):
-        literal = match.group(2)
-        known = installed.envs.get(literal)
-        wrapper = installed.wrappers.get(literal)
-        if known is not None:
-            modules = [
-                split_entry_point(known.entry_point)[0],
-                split_entry_point(known.vector_entry_point)[0],
-            ]
-        elif wrapper is not None:
-            modules = [split_entry_point(wrapper)[0]]
-        else:
-            entry = ENTRY_POINT_RE.match(literal)
-            modules = [entry.group("module") if entry is not None else None]
-        for module in modules:
+        for module in modules_named(match.group(2), installed):
             if module is None or module in found or module == tree.fullname:
                 continue
             if locator.status(module) == "typed":
                 found[module] = text.count("\n", 0, match.start()) + 1
     return [(PRI_LOW, module, line) for module, line in found.items()]
+
+
+def modules_named(literal: str, installed: InstalledRegistry) -> list[str | None]:
+    """The modules a string literal brings into the build: an installed id's env modules
+    (an unversioned name's newest id's), a wrapper's module, an entry point's module, or
+    for ``"module:Name-vN"`` the module that `make` imports for its registrations."""
+    known = installed.envs.get(literal)
+    if known is None:
+        newest = installed.newest(literal)
+        known = installed.envs.get(newest) if newest is not None else None
+    if known is not None:
+        return [
+            split_entry_point(known.entry_point)[0],
+            split_entry_point(known.vector_entry_point)[0],
+        ]
+    wrapper = installed.wrappers.get(literal)
+    if wrapper is not None:
+        return [split_entry_point(wrapper)[0]]
+    entry = ENTRY_POINT_RE.match(literal)
+    if entry is not None:
+        return [entry.group("module")]
+    prefixed = module_prefix(literal)
+    if prefixed is None or not looks_like_id(prefixed[1]) or foreign(literal):
+        return []
+    module, env_id = prefixed
+    return [module, *modules_named(env_id, installed)]

@@ -2,7 +2,8 @@
 
 Two sources: the registry as the user has it installed (what `protogym.registry` holds in a
 fresh process: the installed plugins' ids; discovery imports plugin modules but no env
-module), and literal ``register(id=..., ...)`` calls in the files mypy is checking. The
+module), and literal registrations in the files mypy is checking (``register(id=..., ...)``,
+inside ``with namespace(...)`` too, and ``registry["id"] = EnvSpec(...)``). The
 second source is read from the source text with `ast`, not from mypy's trees: modules loaded
 from mypy's incremental cache have no statements left to look at, and a program that
 registers an id in one module and makes it in another must not get a false error when only
@@ -16,6 +17,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping
@@ -50,6 +52,69 @@ def split_entry_point(entry_point: str | None) -> tuple[str | None, str | None]:
         return None, None
     module, attribute = entry_point.split(_ENTRY_POINT_SEP, 1)
     return module, attribute
+
+
+# "[namespace/]Name[-vN]" (the registry's own pattern would cost the checker an import of the
+# registry); lenient, since it only groups ids, never rejects one.
+_ID_PARTS = re.compile(r"(?:(?P<namespace>[^/]*)/)?(?P<name>[^/]+?)(?:-v(?P<version>\d+))?")
+_MODULE_PREFIX = re.compile(r"(?P<module>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<rest>.+)")
+
+IdParts = tuple[str | None, str, int | None]
+
+
+def parse_id(env_id: str) -> IdParts | None:
+    """``(namespace, name, version)`` of an id, or None if it has none of that shape."""
+    match = _ID_PARTS.fullmatch(env_id)
+    if match is None:
+        return None
+    version = match["version"]
+    return match["namespace"], match["name"], None if version is None else int(version)
+
+
+def module_prefix(env_id: str) -> tuple[str, str] | None:
+    """``"module:Name-vN"`` -> ``("module", "Name-vN")``: `make` imports the module first,
+    for the ids it registers, then looks the rest up. None for any other id."""
+    match = _MODULE_PREFIX.fullmatch(env_id)
+    return None if match is None else (match["module"], match["rest"])
+
+
+def looks_like_id(text: str) -> bool:
+    """Whether `text` has a version or a namespace, as most ids do: what makes a string
+    literal ``"a:b"`` worth reading as ``"module:id"`` (``"key:value"`` is not)."""
+    parts = parse_id(text)
+    return parts is not None and (parts[0] is not None or parts[2] is not None)
+
+
+# The registry's `BUILTIN_ID_PREFIXES`, repeated: importing the registry costs the checker
+# tens of milliseconds (a unit test keeps the two equal).
+FOREIGN_ID_PREFIXES = frozenset({"gymnasium"})
+
+
+def foreign(env_id: str) -> bool:
+    """Whether `env_id` reaches another library's registry (``gymnasium:...``): its types
+    are unknown until run time, so it is typed like any env, never an unknown id."""
+    prefix, colon, _ = env_id.partition(":")
+    return bool(colon) and prefix in FOREIGN_ID_PREFIXES
+
+
+def newest_versions(ids: Iterable[str]) -> dict[tuple[str | None, str], str]:
+    """``(namespace, name)`` -> the id of its highest version, among the versioned `ids`:
+    what `make` builds for an id given without its version."""
+    best: dict[tuple[str | None, str], tuple[int, str]] = {}
+    for env_id in ids:
+        parts = parse_id(env_id)
+        if parts is None or parts[2] is None:
+            continue
+        key = (parts[0], parts[1])
+        if key not in best or parts[2] > best[key][0]:
+            best[key] = (parts[2], env_id)
+    return {key: env_id for key, (_, env_id) in best.items()}
+
+
+def unversioned_key(env_id: str) -> tuple[str | None, str] | None:
+    """``(namespace, name)`` of an id written without a version, else None."""
+    parts = parse_id(env_id)
+    return None if parts is None or parts[2] is not None else (parts[0], parts[1])
 
 
 def entry_point_text(entry_point: object) -> str | None:
@@ -141,6 +206,7 @@ class InstalledRegistry:
         self._load = load
         self._saved = saved
         self._loaded: Installed | None = None
+        self._newest: dict[tuple[str | None, str], str] | None = None
 
     def _get(self) -> Installed:
         if self._loaded is None:
@@ -188,6 +254,15 @@ class InstalledRegistry:
     @property
     def error(self) -> str | None:
         return self._get().error
+
+    def newest(self, env_id: str) -> str | None:
+        """The installed id that an unversioned `env_id` makes: its name's highest version."""
+        key = unversioned_key(env_id)
+        if key is None:
+            return None
+        if self._newest is None:
+            self._newest = newest_versions(self.envs)
+        return self._newest.get(key)
 
 
 _INSTALLED_FOLDERS = (
@@ -296,58 +371,152 @@ class SourceRegistration(KnownEnv):
 
 
 def scan_registrations(path: str, module_id: str) -> list[SourceRegistration]:
-    """Literal ``register(id=..., entry_point=...)`` calls in one file.
+    """The ids that one file registers with literal calls, as `_RegistrationFinder` reads them.
 
-    Both spellings count: ``protogym.register(...)``/``register(...)`` and a plugin hook's
-    ``registry.register(...)``. The id must be a string literal; the entry point may be a
-    ``"module:attribute"`` literal or a (dotted) name, which is kept for the checker to
-    resolve in `module_id`'s namespace.
+    Most files in a build never mention protogym: they are skipped before decoding.
     """
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
         return []
-    # Most files in a build never mention protogym: skip them before decoding.
-    if b"protogym" not in data or b"register" not in data:
+    if b"protogym" not in data or b"regist" not in data:  # register(...) or registry[...]
         return []
     text = data.decode("utf-8", errors="replace")
     try:
         tree = ast.parse(text, filename=path)
     except (SyntaxError, ValueError):
         return []
-    found: list[SourceRegistration] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or _callee_name(node.func) != "register":
-            continue
-        args = _call_arguments(node)
-        env_id = args.get("id")
-        if not (isinstance(env_id, ast.Constant) and isinstance(env_id.value, str)):
-            continue
+    finder = _RegistrationFinder(module_id)
+    finder.visit(tree)
+    return finder.found
+
+
+# The parameters of `register` and of `EnvSpec` in their positional order (Gymnasium's);
+# `api` is keyword-only in both. A unit test holds them to the real signatures.
+REGISTER_PARAMETERS = (
+    "id",
+    "entry_point",
+    "reward_threshold",
+    "nondeterministic",
+    "max_episode_steps",
+    "order_enforce",
+    "disable_env_checker",
+    "additional_wrappers",
+    "vector_entry_point",
+    "kwargs",
+)
+ENV_SPEC_PARAMETERS = (
+    "id",
+    "entry_point",
+    "reward_threshold",
+    "nondeterministic",
+    "max_episode_steps",
+    "order_enforce",
+    "disable_env_checker",
+    "kwargs",
+    "additional_wrappers",
+    "vector_entry_point",
+)
+_UNKNOWN_NAMESPACE = "<not a literal>"
+
+
+class _RegistrationFinder(ast.NodeVisitor):
+    """Finds the registrations a module makes with literal ids, as the registry sees them.
+
+    Three spellings: ``register(...)`` (``protogym.register``, a plugin hook's
+    ``registry.register``), with arguments by keyword or in their positional order;
+    ``registry["id"] = EnvSpec(...)``; and either inside
+    ``with namespace("ns"):``, which moves a `register`ed id into namespace ``ns`` (a
+    registry item is stored as it is). The entry point may be a ``"module:attribute"``
+    literal or a (dotted) name, kept for the checker to resolve in the module's namespace.
+    """
+
+    def __init__(self, module_id: str) -> None:
+        self.found: list[SourceRegistration] = []
+        self._module_id = module_id
+        self._namespace: str | None = None
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        outer = self._namespace
+        for item in node.items:
+            self.visit(item)
+            namespace = _namespace_block(item.context_expr)
+            if namespace is not None:
+                self._namespace = namespace
+        for statement in node.body:
+            self.visit(statement)
+        self._namespace = outer
+
+    def visit_AsyncWith(self, node: ast.AsyncWith) -> None:
+        self.visit_With(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        # A function's body runs when it is called, outside the block that defines it.
+        outer, self._namespace = self._namespace, None
+        self.generic_visit(node)
+        self._namespace = outer
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self.visit_FunctionDef(node)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.visit_FunctionDef(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if _callee_name(node.func) == "register":
+            args = _call_arguments(node, REGISTER_PARAMETERS)
+            env_id = _constant_str(args.get("id"))
+            if env_id is not None and self._namespace != _UNKNOWN_NAMESPACE:
+                self._add(_in_namespace(env_id, self._namespace), args)
+        self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        target = node.targets[0] if len(node.targets) == 1 else None
+        value = node.value
+        if (
+            isinstance(target, ast.Subscript)
+            and _callee_name(target.value) == "registry"
+            and isinstance(value, ast.Call)
+            and _callee_name(value.func) == "EnvSpec"
+        ):
+            env_id = _constant_str(target.slice)
+            if env_id is not None:
+                self._add(env_id, _call_arguments(value, ENV_SPEC_PARAMETERS))
+        self.generic_visit(node)
+
+    def _add(self, env_id: str, args: dict[str, ast.expr]) -> None:
         entry = args.get("entry_point")
-        vector_entry = args.get("vector_entry_point")
-        api = args.get("api")
-        entry_point: str | None = None
-        class_ref: str | None = None
-        if isinstance(entry, ast.Constant) and isinstance(entry.value, str):
-            entry_point = entry.value
-        elif isinstance(entry, ast.Name | ast.Attribute):
-            class_ref = _dotted(entry)
-        found.append(
+        entry_point = _constant_str(entry)
+        class_ref = _dotted(entry) if entry is not None and entry_point is None else None
+        self.found.append(
             SourceRegistration(
-                id=env_id.value,
+                id=env_id,
                 entry_point=entry_point,
-                api=api.value
-                if isinstance(api, ast.Constant) and isinstance(api.value, str)
-                else "terminated_truncated",
-                module_id=module_id,
+                api=_constant_str(args.get("api")) or "terminated_truncated",
+                module_id=self._module_id,
                 class_ref=class_ref,
-                vector_entry_point=vector_entry.value
-                if isinstance(vector_entry, ast.Constant) and isinstance(vector_entry.value, str)
-                else None,
+                vector_entry_point=_constant_str(args.get("vector_entry_point")),
             )
         )
-    return found
+
+
+def _namespace_block(expr: ast.expr) -> str | None:
+    """The namespace of ``namespace("ns")`` (any spelling of the callee), else None;
+    `_UNKNOWN_NAMESPACE` for a namespace that is not a literal."""
+    if not isinstance(expr, ast.Call) or _callee_name(expr.func) != "namespace":
+        return None
+    args = _call_arguments(expr, ("ns",))
+    return _constant_str(args.get("ns")) or _UNKNOWN_NAMESPACE
+
+
+def _in_namespace(env_id: str, namespace: str | None) -> str:
+    """`env_id` moved into `namespace`, as `register` does inside ``namespace(...)``."""
+    parts = parse_id(env_id)
+    if namespace is None or parts is None:
+        return env_id
+    _, name, version = parts
+    return f"{namespace}/{name}" + (f"-v{version}" if version is not None else "")
 
 
 class ScannedLibraries:
@@ -413,10 +582,10 @@ def _callee_name(func: ast.expr) -> str | None:
     return None
 
 
-def _call_arguments(call: ast.Call) -> dict[str, ast.expr]:
-    """`register`'s arguments by parameter name (`id` and `entry_point` may be positional)."""
+def _call_arguments(call: ast.Call, parameters: tuple[str, ...]) -> dict[str, ast.expr]:
+    """A call's arguments by parameter name, the positional ones named by `parameters`."""
     named: dict[str, ast.expr] = {}
-    for name, value in zip(("id", "entry_point"), call.args, strict=False):
+    for name, value in zip(parameters, call.args, strict=False):
         if isinstance(value, ast.Starred):
             break
         named[name] = value
@@ -424,6 +593,12 @@ def _call_arguments(call: ast.Call) -> dict[str, ast.expr]:
         if keyword.arg is not None:
             named[keyword.arg] = keyword.value
     return named
+
+
+def _constant_str(node: ast.expr | None) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
 
 
 def _dotted(node: ast.expr) -> str | None:

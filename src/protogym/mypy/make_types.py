@@ -11,15 +11,16 @@ wrappers are not all literal names of registered wrapper classes keeps the `Any`
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable
 
 from mypy.errorcodes import ErrorCode
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import (
     ARG_STAR2,
+    CallExpr,
     Expression,
     ListExpr,
+    MemberExpr,
     MypyFile,
     NameExpr,
     RefExpr,
@@ -44,6 +45,7 @@ from mypy.types import (
 
 from protogym.mypy.batched import Batcher, Lookup
 from protogym.mypy.constructor_kwargs import check_kwargs, constructor_of
+from protogym.mypy.env_ids import EnvIds
 from protogym.mypy.env_types import (
     EnvTypes,
     env_info_of,
@@ -53,21 +55,9 @@ from protogym.mypy.env_types import (
     wrapped_types,
     wrapper_info_of,
 )
-from protogym.mypy.known_ids import (
-    InstalledRegistry,
-    KnownEnv,
-    ScannedLibraries,
-    SourceRegistration,
-    installed_elsewhere,
-    scan_registrations,
-    split_entry_point,
-)
+from protogym.mypy.known_ids import KnownEnv, SourceRegistration, foreign, split_entry_point
 from protogym.mypy.wrapper_calls import innermost as innermost_of
 from protogym.mypy.wrapper_calls import with_declared_spaces, with_unwrapped
-
-# "[namespace/]Name[-vN]", to group an unknown id with the registered versions of its name
-# (the registry's own pattern would cost the checker an import of the registry).
-_ID_PARTS = re.compile(r"(?:(?P<namespace>[^/]*)/)?(?P<name>[^/]+?)(?:-v(?P<version>\d+))?")
 
 ENV_ID = ErrorCode("protogym-env-id", "An env id that the registry does not know", "protogym")
 
@@ -94,6 +84,38 @@ def _literal_expr(expr: Expression) -> str | None:
     if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
         value = expr.node.final_value
         return value if isinstance(value, str) else None
+    return None
+
+
+SPEC_ID = "id"
+"""The extra attribute of an `EnvSpec` type from `spec("<id>")` that holds the id (an
+attribute `EnvSpec` has, so mypy never offers the extra one in its place)."""
+SPEC_FULLNAME = "protogym.registration.spec"
+
+
+def spec_id(typ: Type) -> str | None:
+    """The id an `EnvSpec` type remembers from `spec("<id>")`, else None."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, Instance) or proper.extra_attrs is None:
+        return None
+    literal = get_proper_type(proper.extra_attrs.attrs.get(SPEC_ID))
+    if isinstance(literal, LiteralType) and isinstance(literal.value, str):
+        return literal.value
+    return None
+
+
+def _spec_id_of_expression(expr: Expression) -> str | None:
+    """The id of a spec argument before its type is inferred: a variable that holds
+    `spec("<id>")`, or that call itself."""
+    if isinstance(expr, RefExpr) and isinstance(expr.node, Var) and expr.node.type is not None:
+        return spec_id(expr.node.type)
+    if (
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, RefExpr)
+        and expr.callee.fullname == SPEC_FULLNAME
+        and len(expr.args) == 1
+    ):
+        return _literal_expr(expr.args[0])
     return None
 
 
@@ -135,92 +157,15 @@ def passes_value(ctx: FunctionContext | MethodContext, name: str) -> bool:
 
 
 class MakeTyper:
-    """The `make`/`make_vec` hooks, with the ids the checked program registers itself."""
+    """The `make`/`make_vec`/`spec` hooks, over the ids that `ids` knows."""
 
     def __init__(
-        self,
-        installed: InstalledRegistry,
-        modules: Callable[[], dict[str, MypyFile]],
-        lookup: Lookup,
-        scanned: ScannedLibraries | None = None,
+        self, ids: EnvIds, modules: Callable[[], dict[str, MypyFile]], lookup: Lookup
     ) -> None:
-        self._installed = installed
-        self._scanned = scanned or ScannedLibraries(None)
+        self._ids = ids
+        self._installed = ids.installed
         self._modules = modules
         self._lookup = lookup
-        self._own: dict[str, SourceRegistration] | None = None
-        self._all: dict[str, SourceRegistration] | None = None
-        self._libraries: list[tuple[str, str]] = []
-
-    # -- what ids exist ----------------------------------------------------------------
-
-    def in_build(self, *, installed_libraries: bool = True) -> dict[str, SourceRegistration]:
-        """Ids registered by literal `register` calls in the files in mypy's build.
-
-        Scanned only when an id is not installed (most programs only make installed envs,
-        and those never pay for the scan), and in two steps, each once per build: the
-        checked code first, then, only for an id still unknown, the installed libraries'
-        files too (thousands of them when the build holds torch).
-        """
-        if self._own is None:
-            self._own, self._libraries = {}, []
-            for module_id, tree in self._modules().items():
-                if module_id == "protogym" or module_id.startswith("protogym."):
-                    continue
-                if not tree.path or tree.path.endswith(".pyi"):
-                    continue
-                if installed_elsewhere(tree.path):
-                    self._libraries.append((module_id, tree.path))
-                    continue
-                for registration in scan_registrations(tree.path, module_id):
-                    self._own.setdefault(registration.id, registration)
-        if not installed_libraries:
-            return self._own
-        if self._all is None:
-            found = dict(self._own)
-            for module_id, path in self._libraries:
-                for registration in self._scanned.scan(path, module_id):
-                    found.setdefault(registration.id, registration)
-            self._scanned.save()
-            self._all = found
-        return self._all
-
-    def forget_build(self) -> None:
-        self._own = self._all = None
-
-    def known(self, env_id: str) -> KnownEnv | None:
-        return (
-            self._installed.envs.get(env_id)
-            or self.in_build(installed_libraries=False).get(env_id)
-            or self.in_build().get(env_id)
-        )
-
-    def unknown_id_message(self, env_id: str) -> str:
-        ids = sorted(set(self._installed.envs) | set(self.in_build()))
-        message = f'Unknown environment id "{env_id}"'
-        match = _ID_PARTS.fullmatch(env_id)
-        same_name = []
-        if match is not None:
-            for known in ids:
-                other = _ID_PARTS.fullmatch(known)
-                if other is not None and (other["namespace"], other["name"]) == (
-                    match["namespace"],
-                    match["name"],
-                ):
-                    same_name.append(known)
-        if same_name:
-            message += "; registered versions: " + ", ".join(f'"{i}"' for i in same_name)
-        else:
-            close = difflib.get_close_matches(env_id, ids, n=3, cutoff=0.6)
-            if close:
-                message += "; did you mean " + " or ".join(f'"{i}"' for i in close) + "?"
-        message += (
-            " (ids come from the installed registry, listed by `protogym list`, and from "
-            "literal register() calls in the checked code)"
-        )
-        if self._installed.error is not None:
-            message += f"; the installed registry could not be loaded: {self._installed.error}"
-        return message
 
     # -- types -------------------------------------------------------------------------
 
@@ -265,14 +210,16 @@ class MakeTyper:
         """
         if not ctx.args or len(ctx.args[0]) != 1:
             return ctx.default_signature
-        env_id = _literal_expr(ctx.args[0][0])
-        if env_id is None or _prefixed(env_id):
+        expr = ctx.args[0][0]
+        env_id = _literal_expr(expr)
+        if env_id is None:
+            env_id = _spec_id_of_expression(expr)  # make(spec): checked where it was made
+        elif (problem := self._ids.problem(env_id)) is not None:
+            ctx.api.fail(problem, ctx.context, code=ENV_ID)
             return ctx.default_signature
-        env = self.known(env_id)
-        if env is None:
-            ctx.api.fail(self.unknown_id_message(env_id), ctx.context, code=ENV_ID)
-        elif ARG_STAR2 in ctx.default_signature.arg_kinds:
-            self._check_kwargs(ctx, env_id, env)
+        env = self._ids.known(env_id) if env_id is not None else None
+        if env is not None and ARG_STAR2 in ctx.default_signature.arg_kinds:
+            self._check_kwargs(ctx, env.id, env)
         return ctx.default_signature
 
     def _check_kwargs(self, ctx: FunctionSigContext, env_id: str, env: KnownEnv) -> None:
@@ -314,9 +261,27 @@ class MakeTyper:
             inner, types = types, wrapped_types(node, wrapper_info, types)
         return types, inner
 
-    def make(self, ctx: FunctionContext) -> Type:
+    def spec(self, ctx: FunctionContext) -> Type:
+        """`spec("<id>")`: the `EnvSpec` remembers which id it is, so that `make(spec)` and
+        `make_vec(spec)` are typed as `make("<id>")`."""
         env_id = literal_str(ctx, 0)
-        env = self.known(env_id) if env_id is not None else None
+        env = self._ids.known(env_id) if env_id is not None else None
+        spec = get_proper_type(ctx.default_return_type)
+        if env is None or not isinstance(spec, Instance):
+            return ctx.default_return_type
+        literal = LiteralType(env.id, ctx.api.named_generic_type("builtins.str", []))
+        return spec.copy_with_extra_attr(SPEC_ID, literal)
+
+    def _env_argument(self, ctx: FunctionContext) -> tuple[str | None, KnownEnv | None]:
+        """The id that `make`'s or `make_vec`'s first argument names (a literal, or a spec
+        from `spec("<id>")`), and its env if the id is known."""
+        env_id = literal_str(ctx, 0)
+        if env_id is None and ctx.arg_types and len(ctx.arg_types[0]) == 1:
+            env_id = spec_id(ctx.arg_types[0][0])
+        return env_id, self._ids.known(env_id) if env_id is not None else None
+
+    def make(self, ctx: FunctionContext) -> Type:
+        _, env = self._env_argument(ctx)
         names = wrapper_names(ctx)
         types = self.types_of(env) if env is not None else None
         wrapped = self.through_wrappers(names, types) if types and names is not None else None
@@ -332,10 +297,9 @@ class MakeTyper:
     def make_vec(self, ctx: FunctionContext) -> Type:
         """The mode's class: sync/async with the single env's types batched, or the id's
         native class."""
-        env_id = literal_str(ctx, 0)
-        env = self.known(env_id) if env_id is not None else None
+        env_id, env = self._env_argument(ctx)
         names = wrapper_names(ctx)
-        if env is None and env_id is not None and _prefixed(env_id):
+        if env is None and env_id is not None and foreign(env_id):
             # Another library's env has no native vector env: by default its copies go in a
             # SyncVectorEnv, with types known only at run time.
             return self._copies_of_any(ctx, _mode_of(ctx, "sync"))
@@ -424,13 +388,24 @@ _COPYING_MODES = {
 }
 
 
+VECTORIZE_MODE = "protogym.registration.make_vec.VectorizeMode"
+"""Each member's value is its name in lower case (a unit test holds the enum to that)."""
+
+
 def _mode_of(ctx: FunctionContext, default: str) -> str | None:
-    """The literal `vectorization_mode` of a `make_vec` call, `default` if not passed, or
-    None if passed but not a literal."""
+    """The literal `vectorization_mode` of a `make_vec` call (a string or a `VectorizeMode`
+    member), `default` if not passed, or None if passed but not a literal."""
     if not passes_value(ctx, "vectorization_mode"):
         return default
     index = formal_index(ctx, "vectorization_mode")
-    return literal_str(ctx, index) if index is not None else None
+    if index is None:
+        return None
+    typ = get_proper_type(ctx.arg_types[index][0])
+    if isinstance(typ, Instance) and typ.last_known_value is not None:
+        typ = typ.last_known_value
+    if isinstance(typ, LiteralType) and typ.fallback.type.fullname == VECTORIZE_MODE:
+        return str(typ.value).lower()
+    return literal_str(ctx, index)
 
 
 def constructor_name(node: SymbolNode | None) -> str:
@@ -453,7 +428,17 @@ def _signature_literal(ctx: FunctionSigContext, name: str) -> str | None:
     if name not in names:
         return None
     exprs = ctx.args[names.index(name)]
-    return _literal_expr(exprs[0]) if len(exprs) == 1 else None
+    if len(exprs) != 1:
+        return None
+    expr = exprs[0]
+    if (
+        isinstance(expr, MemberExpr)
+        and isinstance(expr.expr, RefExpr)
+        and isinstance(expr.expr.node, TypeInfo)
+        and expr.expr.node.fullname == VECTORIZE_MODE
+    ):
+        return expr.name.lower()  # VectorizeMode.SYNC
+    return _literal_expr(expr)
 
 
 def _signature_passes(ctx: FunctionSigContext, name: str) -> bool:
@@ -501,14 +486,3 @@ def refine(typ: Type, types: EnvTypes, inner: EnvTypes | None = None) -> Type:
 _MAKE_KEYWORDS = frozenset(
     {"max_episode_steps", "render_mode", "disable_env_checker", "return_two_dones"}
 )
-
-
-def _prefixed(env_id: str) -> bool:
-    """Whether `env_id` reaches another library's registry (``gymnasium:...``): its types
-    are unknown until run time, so it is typed like any env, never an unknown id."""
-    prefix, colon, _ = env_id.partition(":")
-    if not colon:
-        return False  # the common case, without importing the registry
-    from protogym.registration.registry import BUILTIN_ID_PREFIXES
-
-    return prefix in BUILTIN_ID_PREFIXES

@@ -1,9 +1,10 @@
 """Entry point of the mypy plugin: routes mypy's hooks to the modules that implement them.
 
-- explicit `Env` subclasses get their inherited defaults (`env_defaults`);
-- `make("<id>")` and `make_vec("<id>", ...)` get the registered env's ObsType and ActType,
-  and an unknown literal id (there and in `spec("<id>")`) is an error with suggestions
-  (`make_types`);
+- explicit `Env` and `VectorEnv` subclasses get their inherited defaults (`env_defaults`);
+- `make("<id>")` and `make_vec("<id>", ...)` get the registered env's ObsType and ActType
+  (also for ``"module:id"``, an unversioned name, and a spec from `spec("<id>")`), and an
+  unknown literal id (there and in `spec("<id>")`) is an error with suggestions
+  (`make_types`, with the ids from `env_ids`);
 - `register(...)` and a plugin's `registry.register(...)` have their entry point checked
   (`register_check`);
 - `make`'s, `make_vec`'s and `wrap`'s keyword arguments are checked against the
@@ -35,7 +36,13 @@ from mypy.plugin import (
 from mypy.types import FunctionLike, Type
 
 from protogym.mypy.deps import ModuleLocator, env_module_dependencies
-from protogym.mypy.env_defaults import ENV_FULLNAME, add_env_defaults
+from protogym.mypy.env_defaults import (
+    ENV_FULLNAME,
+    VECTOR_ENV_FULLNAME,
+    add_env_defaults,
+    add_vector_env_defaults,
+)
+from protogym.mypy.env_ids import EnvIds
 from protogym.mypy.known_ids import (
     InstalledRegistry,
     ScannedLibraries,
@@ -82,9 +89,8 @@ class ProtogymPlugin(Plugin):
         self._locator = ModuleLocator(self.options)
         self._installed = installed
         scanned = ScannedLibraries(self._saved_path("protogym-scanned-libraries.json"))
-        self._make = MakeTyper(
-            installed, self._build_modules, self.lookup_fully_qualified, scanned
-        )
+        self._ids = EnvIds(installed, self._build_modules, self._locator, scanned)
+        self._make = MakeTyper(self._ids, self._build_modules, self.lookup_fully_qualified)
         self._register = RegisterChecker(self._locator, self._build_modules)
         self._wrappers = WrapperCalls(self._build_modules)
         self._is_wrapper_class: dict[str, bool] = {}
@@ -100,7 +106,7 @@ class ProtogymPlugin(Plugin):
         # Called once per build (and again by the daemon when files change): what the
         # checked code registers is scanned afresh on next use.
         super().set_modules(modules)
-        self._make.forget_build()
+        self._ids.forget_build()
         self._locator.forget()
         self._is_wrapper_class.clear()
 
@@ -110,6 +116,8 @@ class ProtogymPlugin(Plugin):
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         if fullname == ENV_FULLNAME:
             return add_env_defaults
+        if fullname == VECTOR_ENV_FULLNAME:
+            return add_vector_env_defaults
         return None
 
     def _wrapper_class(self, fullname: str) -> bool:
@@ -132,6 +140,8 @@ class ProtogymPlugin(Plugin):
             return self._make.make_vec
         if name == "wrap":
             return self._make.wrap
+        if name == "spec":
+            return self._make.spec
         if name == "register":
             return self._register.check
         if fullname == DICT_SPACE_FULLNAME:
