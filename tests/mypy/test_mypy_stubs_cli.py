@@ -183,26 +183,26 @@ def test_make_stub_has_overloads_per_group_of_ids_before_the_general_ones() -> N
         "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float64]], "
         "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float32]]"
     )
-    corridors = "typing.Literal['t/Corridor-v0', 't/Corridor-v1']"
+    corridors = "typing.Literal['t/Corridor-v0', 't/Corridor-v1', 't/Corridor']"
     complaint = (
-        "make() of 't/Corridor-v0', 't/Corridor-v1': a keyword argument is misspelt or of the "
-        "wrong type; the env takes: no keywords"
+        "make() of 't/Corridor-v0', 't/Corridor-v1', 't/Corridor': a keyword argument is "
+        "misspelt or of the wrong type; the env takes: no keywords"
     )
     corridor_made = (
         f"_MadeEnv[numpy.int64, int, {__name__}.Corridor, protogym.spaces.discrete.Discrete, "
         "protogym.spaces.discrete.Discrete]"
     )
-    unknown = "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']"
+    unknown = "typing.Literal['t/Missing-v0', 't/Missing', 't/VectorOnly-v0', 't/VectorOnly']"
     assert _signature_rows(text, "make") == [
         # Arena is an Env subclass without a constructor of its own: any keyword goes.
         (
-            "typing.Literal['t/Arena-v0']",
+            "typing.Literal['t/Arena-v0', 't/Arena']",
             "",
             "**kwargs",
             f"_MadeEnv[{arena}, {__name__}.Arena, protogym.spaces.box.Box, "
             "protogym.spaces.box.Box]",
         ),
-        ("typing.Literal['t/Arena-v0']", "", "**kwargs", f"LegacyEnv[{arena}]"),
+        ("typing.Literal['t/Arena-v0', 't/Arena']", "", "**kwargs", f"LegacyEnv[{arena}]"),
         # Corridor takes no keyword: a call with one lands on the deprecated copy.
         (corridors, "", "", corridor_made),
         (corridors, complaint, "**kwargs", corridor_made),
@@ -264,8 +264,8 @@ def test_an_envs_keywords_replace_kwargs_and_a_bad_one_is_deprecated() -> None:
     # render_mode is make()'s own keyword already; the env's others follow it.
     assert exact[1:3] == ("", "is_slippery, size")
     assert deprecated[1:3] == (
-        "make() of 't/Lake-v0': a keyword argument is misspelt or of the wrong type; the env "
-        "takes: render_mode, is_slippery, size",
+        "make() of 't/Lake-v0', 't/Lake': a keyword argument is misspelt or of the wrong type; "
+        "the env takes: render_mode, is_slippery, size",
         "**kwargs",
     )
     exact_node = next(
@@ -303,54 +303,92 @@ def test_make_vec_stub_batches_copies_and_reads_native_vector_classes() -> None:
         "numpy.ndarray[tuple[typing.Any, ...], numpy.dtype[numpy.float32]]"
     )
     unknown = "typing.Any, typing.Any, typing.Any"
-    corridors = "typing.Literal['t/Corridor-v0', 't/Corridor-v1']"
-    sync, async_, ray = "typing.Literal['sync']", "typing.Literal['async']", "typing.Literal['ray']"
+    corridors = "typing.Literal['t/Corridor-v0', 't/Corridor-v1', 't/Corridor']"
+    arenas = "typing.Literal['t/Arena-v0', 't/Arena']"
+    missing = "typing.Literal['t/Missing-v0', 't/Missing']"
+    vector_only = "typing.Literal['t/VectorOnly-v0', 't/VectorOnly']"
+    sync = "typing.Literal['sync', VectorizeMode.SYNC]"
+    async_ = "typing.Literal['async', VectorizeMode.ASYNC]"
+    ray = "typing.Literal['ray', VectorizeMode.RAY]"
     # Each mode returns its class: the native one, or Sync/Async/Ray with the batched types.
     assert [
         (parameter(n, "id"), parameter(n, "vectorization_mode"), ast.unparse(n.returns or n))
         for n in overloads
     ] == [
         (
-            "typing.Literal['t/VectorOnly-v0']",
-            "typing.Literal['vector_entry_point'] | None = None",
+            vector_only,
+            "typing.Literal['vector_entry_point', VectorizeMode.VECTOR_ENTRY_POINT] | None = None",
             f"{__name__}.CorridorVector",
         ),
         (
-            "typing.Literal['t/Arena-v0']",
-            "typing.Literal['sync'] | None = None",
+            arenas,
+            f"{sync} | None = None",
             f"SyncVectorEnv[{arena}, typing.Any]",
         ),
         # Corridor takes no keyword: each of its overloads has a deprecated copy after it.
         (corridors, f"{sync} | None = None", f"SyncVectorEnv[{array}, {array}, typing.Any]"),
         (corridors, f"{sync} | None = None", f"SyncVectorEnv[{array}, {array}, typing.Any]"),
-        ("typing.Literal['t/Missing-v0']", f"{sync} | None = None", f"SyncVectorEnv[{unknown}]"),
-        ("typing.Literal['t/VectorOnly-v0']", f"{sync} = ...", f"SyncVectorEnv[{unknown}]"),
-        ("typing.Literal['t/Arena-v0']", f"{async_} = ...", f"AsyncVectorEnv[{arena}, typing.Any]"),
+        (missing, f"{sync} | None = None", f"SyncVectorEnv[{unknown}]"),
+        (vector_only, f"{sync} = ...", f"SyncVectorEnv[{unknown}]"),
+        (arenas, f"{async_} = ...", f"AsyncVectorEnv[{arena}, typing.Any]"),
         (corridors, f"{async_} = ...", f"AsyncVectorEnv[{array}, {array}, typing.Any]"),
         (corridors, f"{async_} = ...", f"AsyncVectorEnv[{array}, {array}, typing.Any]"),
         (
-            "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
-            "typing.Literal['async'] = ...",
+            "typing.Literal['t/Missing-v0', 't/Missing', 't/VectorOnly-v0', 't/VectorOnly']",
+            f"{async_} = ...",
             f"AsyncVectorEnv[{unknown}]",
         ),
-        ("typing.Literal['t/Arena-v0']", f"{ray} = ...", f"RayVectorEnv[{arena}, typing.Any]"),
+        (arenas, f"{ray} = ...", f"RayVectorEnv[{arena}, typing.Any]"),
         (corridors, f"{ray} = ...", f"RayVectorEnv[{array}, {array}, typing.Any]"),
         (corridors, f"{ray} = ...", f"RayVectorEnv[{array}, {array}, typing.Any]"),
         (
-            "typing.Literal['t/Missing-v0', 't/VectorOnly-v0']",
+            "typing.Literal['t/Missing-v0', 't/Missing', 't/VectorOnly-v0', 't/VectorOnly']",
             f"{ray} = ...",
             f"RayVectorEnv[{unknown}]",
         ),
         ("str | EnvSpec", "None = None", "VectorEnv[Any, Any, Any]"),
-        ("str | EnvSpec", "Literal['sync'] = ...", "SyncVectorEnv[Any, Any, Any]"),
-        ("str | EnvSpec", "Literal['async'] = ...", "AsyncVectorEnv[Any, Any, Any]"),
-        ("str | EnvSpec", "Literal['ray'] = ...", "RayVectorEnv[Any, Any, Any]"),
+        ("str | EnvSpec", f"{sync.removeprefix('typing.')} = ...", "SyncVectorEnv[Any, Any, Any]"),
+        (
+            "str | EnvSpec",
+            f"{async_.removeprefix('typing.')} = ...",
+            "AsyncVectorEnv[Any, Any, Any]",
+        ),
+        ("str | EnvSpec", f"{ray.removeprefix('typing.')} = ...", "RayVectorEnv[Any, Any, Any]"),
         (
             "str | EnvSpec",
             "VectorizationMode | VectorizeMode | None = None",
             "VectorEnv[Any, Any, Any]",
         ),
     ]
+
+
+def test_an_unversioned_name_joins_its_newest_versions_overloads() -> None:
+    ids = ["a/Walk-v1", "a/Walk-v3", "a/Walk-v2", "Solo", "Hop-v0", "b/Walk-v0"]
+    assert stubs.unversioned_names(ids) == {
+        "a/Walk-v3": ["a/Walk"],
+        "Hop-v0": ["Hop"],
+        "b/Walk-v0": ["b/Walk"],
+    }
+    text = stubs.build_stubs(SPECS, load=load).files["protogym.registration.make"]
+    # make("t/Corridor") builds t/Corridor-v1, which shares v0's overload here.
+    assert "typing.Literal['t/Corridor-v0', 't/Corridor-v1', 't/Corridor']" in text
+
+
+def test_the_stub_keeps_the_modules_public_classes() -> None:
+    """pyright reads the whole module from the stub: `VectorizeMode` must be in it, as the
+    per-id overloads name its members; private classes stay out."""
+    files = stubs.build_stubs(SPECS, load=load).files
+    tree = ast.parse(files["protogym.registration.make_vec"])
+    [mode] = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    assert mode.name == "VectorizeMode"
+    assert [ast.unparse(item) for item in mode.body] == [
+        "ASYNC = 'async'",
+        "SYNC = 'sync'",
+        "VECTOR_ENTRY_POINT = 'vector_entry_point'",
+        "RAY = 'ray'",
+    ]
+    make_tree = ast.parse(files["protogym.registration.make"])
+    assert [n.name for n in make_tree.body if isinstance(n, ast.ClassDef)] == ["_MadeEnv"]
 
 
 def run_cli(argv: list[str]) -> int:

@@ -10,7 +10,9 @@ for pyright too ``make("CartPole-v1")`` steps with `NDArray[float32]` observatio
 ``FrozenLake``'s ``observation_space.n``), and its keyword arguments are the constructor's,
 with their types. A misspelt or mistyped keyword falls to an overload marked
 ``@deprecated``, which keeps the types and makes pyright report the call (an error with
-``reportDeprecated`` on, as in strict mode; struck through in editors).
+``reportDeprecated`` on, as in strict mode; struck through in editors). An unversioned name
+(``"CartPole"``) is typed as its newest version, and `make_vec`'s modes are strings or
+`VectorizeMode` members, as `make` and `make_vec` take them.
 
 Every other module comes from the installed package, because ``py.typed`` says the stubs
 are partial. The types are read from each env class at run time (its `Env[O, A]` base, or the
@@ -432,7 +434,10 @@ def build_stubs(
     make_groups: dict[tuple[str, str, tuple[str, str, str], _KeywordText | None], list[str]] = {}
     # (mode kind, returned class, obs, act, keywords) -> ids
     vec_groups: dict[tuple[str, str, str, str, _KeywordText | None], list[str]] = {}
+    specs = list(specs)
+    unversioned = unversioned_names(spec.id for spec in specs)
     for spec in specs:
+        ids = [spec.id, *unversioned.get(spec.id, ())]
         env = _read_env(spec, load, untyped)
         obs, act = writer.write(env.obs), writer.write(env.act)
         made = (
@@ -444,7 +449,7 @@ def build_stubs(
         )
         writer.imports.add("protogym.core")
         own = _keyword_text(writer, env.keywords)
-        make_groups.setdefault((obs, act, made, own), []).append(spec.id)
+        make_groups.setdefault((obs, act, made, own), []).extend(ids)
         batched_text = (writer.write(batched(env.obs)), writer.write(batched(env.act)))
         copied = (
             None if env.keywords is None
@@ -469,13 +474,16 @@ def build_stubs(
             native_text = _keyword_text(writer, native_keywords)
             copies.insert(0, ("native", native_class, "", "", native_text))
         for key in copies:
-            vec_groups.setdefault(key, []).append(spec.id)
+            vec_groups.setdefault(key, []).extend(ids)
+    # Each mode as a string or a VectorizeMode member (defined in the stub, from the source).
     mode = {
-        "native": 'typing.Literal["vector_entry_point"] | None = None',
-        "default": 'typing.Literal["sync"] | None = None',
-        "sync": 'typing.Literal["sync"] = ...',
-        "async": 'typing.Literal["async"] = ...',
-        "ray": 'typing.Literal["ray"] = ...',
+        "native": (
+            'typing.Literal["vector_entry_point", VectorizeMode.VECTOR_ENTRY_POINT] | None = None'
+        ),
+        "default": 'typing.Literal["sync", VectorizeMode.SYNC] | None = None',
+        "sync": 'typing.Literal["sync", VectorizeMode.SYNC] = ...',
+        "async": 'typing.Literal["async", VectorizeMode.ASYNC] = ...',
+        "ray": 'typing.Literal["ray", VectorizeMode.RAY] = ...',
     }
     make_overloads = [
         _Overload(ids, {}, returns=[obs, act], made=made, keywords=keywords)
@@ -511,6 +519,26 @@ def build_stubs(
 
 
 _KeywordText = tuple[tuple[str, str], ...]
+
+
+def unversioned_names(ids: Iterable[str]) -> dict[str, list[str]]:
+    """The newest version of each name -> the unversioned id that `make` resolves to it
+    (``"CartPole-v1"`` -> ``["CartPole"]``), for names registered with versions only."""
+    from protogym.registration.env_spec import get_env_id, parse_env_id
+
+    newest: dict[tuple[str | None, str], tuple[int, str]] = {}
+    unversioned: set[tuple[str | None, str]] = set()
+    for env_id in ids:
+        namespace, name, version = parse_env_id(env_id)
+        if version is None:
+            unversioned.add((namespace, name))
+        elif version > newest.get((namespace, name), (-1, ""))[0]:
+            newest[(namespace, name)] = (version, env_id)
+    return {
+        env_id: [get_env_id(namespace, name, None)]
+        for (namespace, name), (_, env_id) in newest.items()
+        if (namespace, name) not in unversioned
+    }
 
 # Keywords of a native vector env's constructor that make_vec fills in itself.
 _NATIVE_SKIPPED = frozenset({"num_envs", "autoreset_mode"})
@@ -611,7 +639,9 @@ def _stub_statements(nodes: list[ast.stmt], function: str) -> list[ast.stmt]:
     """Keep what a stub needs: imports, public aliases and signatures, with no bodies."""
     kept: list[ast.stmt] = []
     for node in nodes:
-        if isinstance(node, ast.Import) or (
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            kept.append(_stub_class(node))
+        elif isinstance(node, ast.Import) or (
             isinstance(node, ast.ImportFrom) and node.module != "__future__"
         ):
             kept.append(node)
@@ -628,6 +658,21 @@ def _stub_statements(nodes: list[ast.stmt], function: str) -> list[ast.stmt]:
             stub.body = [ast.Expr(ast.Constant(Ellipsis))]
             kept.append(stub)
     return kept
+
+
+def _stub_class(node: ast.ClassDef) -> ast.ClassDef:
+    """A public class of the module (`VectorizeMode`) with its attributes and signatures."""
+    stub = copy.copy(node)
+    body: list[ast.stmt] = []
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef):
+            method = copy.copy(item)
+            method.body = [ast.Expr(ast.Constant(Ellipsis))]
+            body.append(method)
+        elif isinstance(item, ast.Assign | ast.AnnAssign):
+            body.append(item)
+    stub.body = body or [ast.Expr(ast.Constant(Ellipsis))]
+    return stub
 
 
 def _as_overload(node: ast.FunctionDef) -> ast.FunctionDef:
