@@ -82,13 +82,18 @@ def _plugin_digest() -> str:
 class ProtogymPlugin(Plugin):
     def __init__(self, options: object) -> None:
         super().__init__(options)  # type: ignore[arg-type]
-        self._digest = f"{installation_digest()}-{_plugin_digest()}"
+        plugin_digest = _plugin_digest()
+        self._digest = f"{installation_digest()}-{plugin_digest}"
         saved_registry = self._saved_path(f"protogym-registry-{self._digest}.json")
         installed = InstalledRegistry(saved=saved_registry)
         self._affected_packages = plugin_packages() | {"protogym"}
         self._locator = ModuleLocator(self.options)
         self._installed = installed
-        scanned = ScannedLibraries(self._saved_path("protogym-scanned-libraries.json"))
+        # Named for the plugin's sources: files another version's scanner passed over may
+        # hold registrations this one reads.
+        scanned = ScannedLibraries(
+            self._saved_path(f"protogym-scanned-libraries-{plugin_digest}.json")
+        )
         self._ids = EnvIds(installed, self._build_modules, self._locator, scanned)
         self._make = MakeTyper(self._ids, self._build_modules, self.lookup_fully_qualified)
         self._register = RegisterChecker(self._locator, self._build_modules)
