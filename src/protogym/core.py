@@ -21,6 +21,7 @@ from typing import (
     runtime_checkable,
 )
 
+from protogym import _lazy_generator
 from protogym._structural import StructuralProtocolMeta
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
         return their own `(observation, info)`.
         """
         if seed is not None:
-            _seed_env(self, seed)
+            _lazy_generator.seed_generator(self, seed)
         return NotImplemented  # type: ignore[no-any-return]
 
     def step(self, action: _ActT) -> tuple[_ObsT_co, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -145,24 +146,10 @@ class Env(Protocol[_ObsT_co, _ActT], metaclass=StructuralProtocolMeta):
             if cls.metadata is Env.__dict__["metadata"]:
                 cls.metadata = {"render_modes": []}
 
-        @property
-        def np_random(self):
-            """The env's generator, seeded from OS entropy on first use if never seeded."""
-            if self._np_random is None:
-                _seed_env(self, None)
-            return self._np_random
-
-        @np_random.setter
-        def np_random(self, value):
-            self._np_random = value
-            self._np_random_seed = -1
-
-        @property
-        def np_random_seed(self):
-            """The seed of `np_random`, or -1 if a generator was assigned directly."""
-            if self._np_random is None:
-                _seed_env(self, None)
-            return self._np_random_seed
+        np_random = _lazy_generator.np_random
+        """The env's generator, seeded from OS entropy on first use if never seeded."""
+        np_random_seed = _lazy_generator.np_random_seed
+        """The seed of `np_random`, or -1 if a generator was assigned directly."""
 
         @property
         def unwrapped(self):
@@ -209,14 +196,6 @@ def _env_label(env: object) -> str:
     env_id = getattr(getattr(env, "spec", None), "id", None)
     name = type(env).__name__
     return f"<{name}<{env_id}>>" if env_id else f"<{name} instance>"
-
-
-def _seed_env(env: object, seed: int | None) -> None:
-    from protogym.utils.seeding import np_random
-
-    generator, used_seed = np_random(seed)
-    env._np_random = generator  # type: ignore[attr-defined]
-    env._np_random_seed = used_seed  # type: ignore[attr-defined]
 
 
 @runtime_checkable
@@ -505,7 +484,7 @@ def _structural_generator(env: Any) -> tuple[np.random.Generator, int | None]:
     """The generator and seed of a structural env (one that does not subclass `Env`),
     seeded from OS entropy the first time it is asked for."""
     if getattr(env, "_np_random", None) is None:
-        _seed_env(env, None)
+        _lazy_generator.seed_generator(env, None)
     return env._np_random, env._np_random_seed
 
 

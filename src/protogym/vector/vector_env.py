@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeVar
 
+from protogym import _lazy_generator
 from protogym._structural import StructuralProtocolMeta
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ class VectorEnv(Protocol[ObsT_co, ActT, ModeT_co], metaclass=StructuralProtocolM
         through `super()`; they return their own `(observations, infos)`.
         """
         if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-            _seed(self, int(seed))
+            _lazy_generator.seed_generator(self, int(seed))
         return NotImplemented  # type: ignore[no-any-return]
 
     def step(self, actions: ActT) -> VectorStepResult[ObsT_co]:
@@ -267,24 +268,10 @@ class VectorEnv(Protocol[ObsT_co, ActT, ModeT_co], metaclass=StructuralProtocolM
         def autoreset_mode(self, value):
             self.__dict__["_autoreset_mode"] = parse_autoreset_mode(value)
 
-        @property
-        def np_random(self):
-            """The vector env's own generator, seeded from OS entropy on first use."""
-            if self._np_random is None:
-                _seed(self, None)
-            return self._np_random
-
-        @np_random.setter
-        def np_random(self, value):
-            self._np_random = value
-            self._np_random_seed = -1
-
-        @property
-        def np_random_seed(self):
-            """The seed of `np_random`, or -1 if a generator was assigned directly."""
-            if self._np_random_seed is None:
-                _seed(self, None)
-            return self._np_random_seed
+        np_random = _lazy_generator.np_random
+        """The vector env's own generator, seeded from OS entropy on first use if never seeded."""
+        np_random_seed = _lazy_generator.np_random_seed
+        """The seed of `np_random`, or -1 if a generator was assigned directly."""
 
         @property
         def unwrapped(self):
@@ -317,12 +304,6 @@ class VectorEnv(Protocol[ObsT_co, ActT, ModeT_co], metaclass=StructuralProtocolM
             if env_id:
                 return f"{type(self).__name__}({env_id}, num_envs={num_envs})"
             return f"{type(self).__name__}(num_envs={num_envs})"
-
-
-def _seed(env: object, seed: int | None) -> None:
-    from protogym.utils.seeding import np_random
-
-    env._np_random, env._np_random_seed = np_random(seed)  # type: ignore[attr-defined]
 
 
 class VectorEnvBase(VectorEnv[ObsT_co, ActT, ModeT_co]):
