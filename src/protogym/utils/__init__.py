@@ -3,7 +3,7 @@
 The three names here (`colorize`, `EzPickle`, `RecordConstructorArgs`) are the ones
 Gymnasium's ``gymnasium.utils`` exports; the rest live in their own modules
 (`seeding`, `env_checker`, `passive_env_checker`, `play`, `save_video`, `performance`,
-`env_match`, `step_api_compatibility`).
+`env_match`, `step_api_compatibility`, and protogym's `lazy_exports`).
 """
 
 from protogym.utils.colorize import colorize

@@ -7,8 +7,9 @@ access.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from protogym.utils.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from protogym_atari.atari_env import AtariEnv, ContinuousAtariEnv
@@ -16,8 +17,6 @@ if TYPE_CHECKING:
 __all__ = ["AtariEnv", "ContinuousAtariEnv"]
 __version__ = "0.1.0"
 
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        return getattr(importlib.import_module("protogym_atari.atari_env"), name)
-    raise AttributeError(f"module 'protogym_atari' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(
+    globals(), {"AtariEnv": "atari_env", "ContinuousAtariEnv": "atari_env"}
+)

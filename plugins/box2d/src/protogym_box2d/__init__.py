@@ -8,8 +8,9 @@ Plugin discovery imports `protogym_box2d.plugin`, which runs this file first, so
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from protogym.utils.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from protogym_box2d.bipedal_walker import (
@@ -32,27 +33,17 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# Each public class and the module that defines it.
-_HOMES = {
-    "BipedalWalker": "bipedal_walker",
-    "BipedalWalkerEnv": "bipedal_walker",
-    "BipedalWalkerHardcore": "bipedal_walker",
-    "CarRacing": "car_racing",
-    "CarRacingEnv": "car_racing",
-    "LunarLander": "lunar_lander",
-    "LunarLanderContinuous": "lunar_lander",
-    "LunarLanderEnv": "lunar_lander",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# Each public class and the module that defines it, imported when the class is first asked for.
+__getattr__, __dir__ = lazy_exports(
+    globals(),
+    {
+        "BipedalWalker": "bipedal_walker",
+        "BipedalWalkerEnv": "bipedal_walker",
+        "BipedalWalkerHardcore": "bipedal_walker",
+        "CarRacing": "car_racing",
+        "CarRacingEnv": "car_racing",
+        "LunarLander": "lunar_lander",
+        "LunarLanderContinuous": "lunar_lander",
+        "LunarLanderEnv": "lunar_lander",
+    },
+)

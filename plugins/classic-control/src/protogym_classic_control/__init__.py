@@ -9,8 +9,9 @@ this file first, so the classes load on first access (module `__getattr__`), not
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from protogym.utils.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from protogym_classic_control.acrobot import AcrobotEnv
@@ -32,25 +33,15 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# Each public class and the module that defines it.
-_HOMES = {
-    "AcrobotEnv": "acrobot",
-    "CartPoleEnv": "cartpole",
-    "ContinuousMountainCarEnv": "continuous_mountain_car",
-    "Continuous_MountainCarEnv": "continuous_mountain_car",
-    "MountainCarEnv": "mountain_car",
-    "PendulumEnv": "pendulum",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# Each public class and the module that defines it, imported when the class is first asked for.
+__getattr__, __dir__ = lazy_exports(
+    globals(),
+    {
+        "AcrobotEnv": "acrobot",
+        "CartPoleEnv": "cartpole",
+        "ContinuousMountainCarEnv": "continuous_mountain_car",
+        "Continuous_MountainCarEnv": "continuous_mountain_car",
+        "MountainCarEnv": "mountain_car",
+        "PendulumEnv": "pendulum",
+    },
+)
