@@ -293,3 +293,23 @@ def test_tt_human_window_reopens_after_pygame_quit() -> None:
     assert pygame.display.get_surface().get_size() == (768, 256)
     env.close()
     assert not pygame.display.get_init()
+
+
+def test_tt_rendering_after_pygame_restarts_does_not_crash() -> None:
+    """After another library's pygame.quit() and pygame.init(), the text is drawn with a new
+    font (an old one would crash the interpreter, hence the child process)."""
+    code = (
+        "import numpy as np, pygame, protogym\n"
+        "env = protogym.make('Taxi-v3', render_mode='rgb_array')\n"
+        "env.reset(seed=5)\n"
+        "first = env.render()\n"
+        "pygame.quit()\n"
+        "pygame.init()\n"
+        "assert np.array_equal(env.render(), first)\n"
+        "print('same frame')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, f"the child died with {done.returncode}: {done.stderr[-2000:]}"
+    assert done.stdout.strip() == "same frame"

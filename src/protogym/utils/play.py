@@ -419,7 +419,6 @@ class PlayPlot(Generic[ObsT, ActT]):
             )
         self.t = 0
         self.data: list[deque[float]] = [deque(maxlen=horizon_timesteps) for _ in plot_names]
-        self._font: pygame.font.Font | None = None
 
     def callback(
         self,
@@ -450,10 +449,9 @@ class PlayPlot(Generic[ObsT, ActT]):
     def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Draw the plots into `area` of `surface`, stacked top to bottom."""
         pygame = _pygame()
-        if not pygame.font.get_init() or self._font is None:
-            pygame.font.init()
-            self._font = pygame.font.Font(None, 18)
-        font = self._font
+        from protogym.utils.pygame_fonts import font as cached_font
+
+        font = cached_font(18)
         surface.fill(_PLOT_BACKGROUND, area)
         panel_height = area.height // len(self.plot_names)
         first = max(0, self.t - self.horizon_timesteps)

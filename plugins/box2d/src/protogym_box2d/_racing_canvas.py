@@ -6,8 +6,9 @@ flips it upright, adds the dashboard and shrinks it (96x96 for the observation, 
 those stay; the speed comes from the rest. Every polygon goes to screen coordinates in one
 numpy pass (the same double arithmetic as pygame's `Vector2.rotate_rad`, special angles
 included), the reference's off-screen test runs on the whole array at once, the frame
-surface, the font and the score text are kept between frames, and when the playfield covers
-the whole screen its background is one fill instead of a polygon the size of the screen.
+surface, the font (from protogym's cache, which survives `pygame.quit()`) and the score text
+are kept between frames, and when the playfield covers the whole screen its background is one
+fill instead of a polygon the size of the screen.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from protogym.utils.pygame_fonts import font
 from protogym_box2d._render import gfxdraw, pygame
 from protogym_box2d.racing_car import SIZE, WHEEL_R, WHEEL_W, RacingCar
 from protogym_box2d.racing_track import PLAYFIELD, SCALE, TRACK_DETAIL_STEP, TRACK_WIDTH, sign
@@ -164,11 +166,8 @@ class RacingCanvas:
     """Draws CarRacing frames; one per env, as it keeps its surfaces between frames."""
 
     def __init__(self) -> None:
-        if not pygame.font.get_init():
-            pygame.font.init()
         self._frame = pygame.Surface((WINDOW_W, WINDOW_H))  # the world, upside down
         self._upright = pygame.Surface((WINDOW_W, WINDOW_H), 0, self._frame)
-        self._font = pygame.font.Font(pygame.font.get_default_font(), 42)
         self._score: tuple[str, Any, Any] | None = None
         self._shrunk: dict[tuple[int, int], Any] = {}
 
@@ -274,7 +273,8 @@ class RacingCanvas:
             pygame.draw.polygon(frame, colour, points)
         text = f"{score:04.0f}"
         if self._score is None or self._score[0] != text:
-            picture = self._font.render(text, True, (255, 255, 255), (0, 0, 0))
+            score_font = font(42, file=pygame.font.get_default_font())
+            picture = score_font.render(text, True, (255, 255, 255), (0, 0, 0))
             place = picture.get_rect()
             place.center = (60, int(h - h * 2.5 / 40.0))  # 750, a whole number
             self._score = (text, picture, place)

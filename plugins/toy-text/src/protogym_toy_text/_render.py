@@ -21,7 +21,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "`pip install \"protogym-toy-text[render]\"` (or use render_mode='ansi')"
     ) from exc
 
-__all__ = ["Canvas", "Color", "draw_figure", "draw_flag", "draw_text", "font", "pygame"]
+from protogym.utils.pygame_fonts import font
+
+__all__ = ["Canvas", "Color", "draw_figure", "draw_flag", "draw_text", "pygame"]
 
 Color = tuple[int, int, int]
 
@@ -80,25 +82,6 @@ class Canvas:
         self._clock = None
 
 
-_FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
-
-
-def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """pygame's bundled default font at `size` points (cached; needs no display)."""
-    if not pygame.font.get_init():
-        # Someone (pygame.quit(), another library's close()) shut fonts down: old Font
-        # objects are dead, so start afresh.
-        _FONTS.clear()
-        pygame.font.init()
-    key = (size, bold)
-    cached = _FONTS.get(key)
-    if cached is None:
-        cached = pygame.font.Font(None, size)
-        cached.set_bold(bold)
-        _FONTS[key] = cached
-    return cached
-
-
 def draw_text(
     surface: pygame.Surface,
     text: str,
@@ -108,7 +91,7 @@ def draw_text(
     bold: bool = False,
 ) -> None:
     """Draw `text` centred on `center`."""
-    image = font(size, bold).render(text, True, color)
+    image = font(size, bold=bold).render(text, True, color)
     surface.blit(image, image.get_rect(center=(round(center[0]), round(center[1]))))
 
 
