@@ -42,7 +42,7 @@ SEEDS = ((0, 1), (0, 1, 2, 3, 4))
 
 
 def entry_point(env_id: str) -> str:
-    entry = protogym.spec(env_id).entry_point
+    entry = protogym.registry[env_id].entry_point  # spec() would warn about old versions
     return entry if isinstance(entry, str) else ""
 
 
