@@ -88,7 +88,9 @@ def _cast_bound(
             f"{name}={src!r}; give finite bounds"
         )
     finite = src[~inf]
-    if finite.size and (finite.min() < lo or finite.max() > hi):
+    # As Python scalars: numpy would cast `lo`/`hi` to the bound's own dtype (with an overflow
+    # warning for float64's range against a float32 bound).
+    if finite.size and (finite.min().item() < lo or finite.max().item() > hi):
         raise ValueError(
             f"Box {name} is outside the range of {dt} [{lo}, {hi}], got {name}={src!r}"
         )

@@ -57,10 +57,11 @@ def pow_squares(x: NDArray[np.float64]) -> NDArray[np.float64]:
         return _scalar_squares(x)
     squares = x * x
     # The exact rounding error of each square (Dekker's product on Veltkamp's split).
-    scaled = _SPLIT * x
-    high = scaled - (scaled - x)
-    low = x - high
-    error = ((high * high - squares) + 2.0 * high * low) + low * low
+    with np.errstate(invalid="ignore", over="ignore"):  # inf squares are redone below
+        scaled = _SPLIT * x
+        high = scaled - (scaled - x)
+        low = x - high
+        error = ((high * high - squares) + 2.0 * high * low) + low * low
     near = _near_midpoint(error, squares, POW_MARGIN)
     if not _EXACT_ABOVE <= squares.min() <= squares.max() <= _MARGIN_HOLDS_UP_TO:
         near |= (squares > _MARGIN_HOLDS_UP_TO) | ((squares < _EXACT_ABOVE) & (squares != 0.0))
