@@ -44,8 +44,9 @@ NO_COUNTERPART = {
     "does not ship",
 }
 # Atari: the same AtariEnv class serves all 352 ids, which differ only in the game and in
-# the keyword arguments of their kind; stepping every one against ale-py's would take minutes,
-# so one id of each kind (v5, v4, v0, NoFrameskip v4 and v0) stands for the rest.
+# the keyword arguments of their kind; one id of each kind (v5, v4, v0, NoFrameskip v4 and
+# v0) is stepped at length by default, and every other id a few steps in a slow test (loading
+# each ROM twice takes minutes).
 ATARI_SAMPLE = (
     "ALE/Pong-v5",
     "Breakout-v4",
@@ -55,6 +56,7 @@ ATARI_SAMPLE = (
 )
 MAX_STEPS = 120
 ATARI_STEPS = 40
+ATARI_REST_STEPS = 8
 SEED = 3
 
 
@@ -210,6 +212,15 @@ def _entry_point(env_id: str) -> str:
 @pytest.mark.parametrize("env_id", COMPARED_IDS)
 def test_types_match_gymnasium(env_id: str) -> None:
     check_types(env_id, ATARI_STEPS if is_atari(env_id) else MAX_STEPS)
+
+
+ATARI_REST_IDS = [i for i in ALL_IDS if is_atari(i) and i not in ATARI_SAMPLE]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", ATARI_REST_IDS)
+def test_types_of_every_other_atari_id_match_gymnasium(env_id: str) -> None:
+    check_types(env_id, ATARI_REST_STEPS)
 
 
 @pytest.mark.parametrize("env_id", CONTINUOUS_IDS)
