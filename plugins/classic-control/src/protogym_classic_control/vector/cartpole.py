@@ -23,8 +23,10 @@ from protogym_classic_control.utils import parse_reset_bounds
 from protogym_classic_control.vector._base import UNSIGNED, ClassicVectorEnv, IntArray
 from protogym_classic_control.vector.cartpole_kernel import (
     Kernel,
+    SameStepKernel,
     compiled_draw,
     compiled_next_step,
+    compiled_same_step,
     load_streams,
     resolve_kernel,
 )
@@ -111,10 +113,13 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         streams = num_envs if compiled_step is not None else 0
         self._streams = np.zeros((4, streams), dtype=np.uint64)
         self._compiled_draw = None if compiled_step is None else compiled_draw()
+        mode = self._autoreset_mode
+        compiled = compiled_step is not None
         self._compiled_next_step = (
-            compiled_next_step()
-            if compiled_step is not None and self._autoreset_mode is AutoresetMode.NEXT_STEP
-            else None
+            compiled_next_step() if compiled and mode is AutoresetMode.NEXT_STEP else None
+        )
+        self._compiled_same_step = (
+            compiled_same_step() if compiled and mode is AutoresetMode.SAME_STEP else None
         )
         self.sutton_barto_reward = bool(sutton_barto_reward)
         self.gravity = 9.8
@@ -152,8 +157,12 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         self._flags = np.empty((2, num_envs), dtype=np.bool_)
         self._thresholds = np.empty((2, 1), dtype=np.float64)
         self._views = self._make_views()
-        # The next-step kernel's list of sub-envs that may restart next step.
+        # The next-step kernel's list of sub-envs that may restart next step; the same-step
+        # kernel's list of the sub-envs that ended this step.
         self._restarts = np.empty(num_envs, dtype=np.intp)
+        # The same-step kernel's final observations, copied out for each step's info.
+        finals = num_envs if self._compiled_same_step is not None else 0
+        self._finals = np.empty((finals, 4), dtype=np.float32)
         self._restart_count = np.zeros(1, dtype=np.intp)
         self._ones = np.ones(num_envs, dtype=np.float64)
         self._constants_stale = True
@@ -187,11 +196,17 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
             self._beyond[rows] = False
 
     def step(self, actions: NDArray[np.integer[Any]]) -> VectorStepResult[NDArray[np.float32]]:
-        """In next-step mode with numba, a second compiled pass after the physics restarts
-        the sub-envs that ended, counts episode lengths and fills every output (the base
-        class's numpy bookkeeping costs more than the physics at thousands of sub-envs)."""
+        """In next-step and same-step mode with numba, a second compiled pass after the
+        physics restarts the sub-envs that ended, counts episode lengths and fills every
+        output (the base class's numpy bookkeeping costs more than the physics at thousands
+        of sub-envs)."""
+        if not self._started:
+            return super().step(actions)
+        same_step = self._compiled_same_step
+        if same_step is not None:
+            return self._same_step(same_step, actions)
         next_step = self._compiled_next_step
-        if next_step is None or not self._started:
+        if next_step is None:
             return super().step(actions)
         terminated = self._advance_all(actions)
         num_envs = self.num_envs
@@ -206,6 +221,38 @@ class CartPoleVectorEnv(ClassicVectorEnv[NDArray[np.integer[Any]], ModeT_co]):
         )
         self._tick = tick
         return self._observe(None), rewards, terminated, truncated, {}
+
+    def _same_step(
+        self, same_step: SameStepKernel, actions: NDArray[np.integer[Any]]
+    ) -> VectorStepResult[NDArray[np.float32]]:
+        """The compiled same-step bookkeeping, with the base class's outputs and info layout:
+        `final_obs` holds one float32 array per ended sub-env (rows of one fresh buffer)."""
+        terminated = self._advance_all(actions)
+        num_envs = self.num_envs
+        rewards = np.empty(num_envs, dtype=np.float64)
+        truncated = np.empty(num_envs, dtype=np.bool_)
+        ended = np.empty(num_envs, dtype=np.bool_)
+        tick = self._tick + 1
+        limit = self.max_episode_steps
+        rows = self._restarts
+        count = same_step(
+            self.state, terminated, self._streams, self._started_at, tick,
+            -1 if limit is None else tick - limit, self.sutton_barto_reward,
+            rewards, truncated, ended, rows, self._finals,
+        )
+        self._tick = tick
+        infos: dict[str, Any] = {}
+        if count:
+            final_obs = np.empty(num_envs, dtype=object)
+            finals = self._finals[:count].copy()  # the arrays below are views of it
+            final_obs[rows[:count]] = np.fromiter(finals, dtype=object, count=count)
+            infos = {
+                "final_obs": final_obs,
+                "_final_obs": ended,
+                "final_info": {},
+                "_final_info": ended.copy(),
+            }
+        return self._observe(None), rewards, terminated, truncated, infos
 
     def _advance_all(self, actions: Any) -> NDArray[np.bool_]:
         """Check `actions` and step every sub-env's physics; return a fresh `terminated`."""

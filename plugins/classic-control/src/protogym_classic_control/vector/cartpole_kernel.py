@@ -7,9 +7,10 @@ keeps IEEE semantics unless `fastmath` is asked for (no reordering, no fused mul
 and `math.cos`/`math.sin` call the same libm as Python, so every sub-env's state is bitwise
 the single env's; the tests compare both kernels with `CartPoleEnv` step by step.
 
-In next-step autoreset mode a second compiled pass does the vector env's bookkeeping
-(restarts, rewards, time limits), which in numpy calls cost about half as much as the physics
-at thousands of sub-envs. It is a separate function, not part of the physics loop: merged,
+In the next-step and same-step autoreset modes a second compiled pass does the vector
+env's bookkeeping (restarts, rewards, time limits, and in same-step mode the ended sub-envs'
+final observations), which in numpy calls cost about half as much as the physics at
+thousands of sub-envs. It is a separate function, not part of the physics loop: merged,
 the loop compiled to code nearly twice as slow.
 
 Each sub-env restarts from its own generator (sub-env i replays the single env seeded
@@ -37,9 +38,11 @@ __all__ = [
     "DrawKernel",
     "Kernel",
     "NextStepKernel",
+    "SameStepKernel",
     "StepKernel",
     "compiled_draw",
     "compiled_next_step",
+    "compiled_same_step",
     "compiled_step",
     "load_streams",
     "resolve_kernel",
@@ -55,6 +58,9 @@ StepKernel = Callable[
 
 NextStepKernel = Callable[..., None]
 """`next_step_autoreset`, compiled: see its docstring for the arguments."""
+
+SameStepKernel = Callable[..., int]
+"""`same_step_autoreset`, compiled: see its docstring for the arguments."""
 
 DrawKernel = Callable[[NDArray[np.uint64], NDArray[np.intp], NDArray[np.float64]], None]
 """`draw_uniforms`, compiled: `(streams, rows, out)`."""
@@ -167,6 +173,52 @@ def next_step_autoreset(
     counts[0] = count
 
 
+def same_step_autoreset(
+    state: NDArray[np.float64],
+    terminated: NDArray[np.bool_],
+    streams: NDArray[np.uint64],
+    started_at: NDArray[np.int64],
+    tick: int,
+    last_start: int,
+    sutton_barto: bool,
+    rewards: NDArray[np.float64],
+    truncated: NDArray[np.bool_],
+    ended: NDArray[np.bool_],
+    ended_rows: NDArray[np.intp],
+    final_obs: NDArray[np.float32],
+) -> int:
+    """The vector env's same-step bookkeeping after `cartpole_step`; returns how many ended.
+
+    One pass over all sub-envs fills `rewards`, `truncated` (episodes started at or before
+    `last_start`), `ended` (terminated or truncated) and lists the ended sub-envs in
+    `ended_rows`. Then each ended sub-env's state, cast to float32, becomes its row of
+    `final_obs` (in `ended_rows` order), and it restarts at once: its state becomes numpy's
+    `uniform(-0.05, 0.05, 4)` from its stream (column i of `streams`) and its episode starts
+    at vector step `tick`.
+    """
+    low, span = -0.05, 0.05 - -0.05
+    count = 0
+    for i in range(terminated.shape[0]):
+        fell = terminated[i]
+        if sutton_barto:
+            rewards[i] = -1.0 if fell else 0.0
+        else:
+            rewards[i] = 1.0
+        cut = started_at[i] <= last_start
+        truncated[i] = cut
+        done = fell or cut
+        ended[i] = done
+        ended_rows[count] = i
+        count += done
+    for k in range(count):
+        i = ended_rows[k]
+        for j in range(4):
+            final_obs[k, j] = np.float32(state[j, i])
+            state[j, i] = low + span * next_double(streams, i)
+        started_at[i] = tick
+    return count
+
+
 def load_streams(
     generators: Sequence[np.random.Generator], rows: Sequence[int], streams: NDArray[np.uint64]
 ) -> None:
@@ -277,4 +329,14 @@ def compiled_draw() -> DrawKernel:
 
     _stream_helpers_jitable()
     kernel: DrawKernel = numba.njit(cache=True, nogil=True)(draw_uniforms)
+    return kernel
+
+
+@functools.cache
+def compiled_same_step() -> SameStepKernel:
+    """`same_step_autoreset` compiled by numba (cached on disk); only asked for with numba."""
+    import numba
+
+    _stream_helpers_jitable()
+    kernel: SameStepKernel = numba.njit(cache=True, nogil=True)(same_step_autoreset)
     return kernel
