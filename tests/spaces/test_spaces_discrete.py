@@ -185,6 +185,17 @@ def test_bad_constructor_arguments_name_the_argument(
     assert str(info.value) == message
 
 
+def test_range_checks_use_each_dtypes_own_limits() -> None:
+    """The dtype limits are looked up once per dtype: no dtype gets another's."""
+    for dtype, highest in ((np.int8, 127), (np.uint8, 255), (np.int16, 2**15 - 1)):
+        assert Discrete(highest, start=1, dtype=dtype).start == 1  # 1..highest fits
+        with pytest.raises(ValueError, match="choose a wider dtype"):
+            Discrete(highest, start=2, dtype=dtype)
+    assert Discrete(2, start=-128, dtype=np.int8).start == -128
+    with pytest.raises(ValueError, match="outside uint8's range"):
+        Discrete(2, start=-1, dtype=np.uint8)
+
+
 def test_numpy_integers_are_accepted_as_arguments() -> None:
     space = Discrete(np.int32(3), start=np.int64(-1))
     assert space.n == 3 and space.start == -1
