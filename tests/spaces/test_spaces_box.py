@@ -81,6 +81,19 @@ def test_bounds_are_read_only() -> None:
         space.low[0] = 5
 
 
+def test_boxes_share_precomputed_bounds_only_for_equal_values() -> None:
+    """Built boxes are reused by argument bytes and dtype: the same bytes read in another
+    byte order or dtype are other values, and a bound changed in place is a new key."""
+    little = np.array([1, 2], dtype="<i4")
+    assert Box(little, 2**40, dtype=np.int64).low.tolist() == [1, 2]
+    assert Box(little.view(">i4"), 2**40, dtype=np.int64).low.tolist() == [2**24, 2**25]
+    assert Box(little.view(np.float32), 1.0, dtype=np.float64).low.tolist() == [
+        float(v) for v in little.view(np.float32)
+    ]
+    little[0] = 7
+    assert Box(little, 2**40, dtype=np.int64).low.tolist() == [7, 2]
+
+
 def test_infinite_int_bounds_mean_the_dtype_limits() -> None:
     space = Box(-np.inf, np.inf, (2,), np.int64)
     assert space.low.tolist() == [np.iinfo(np.int64).min] * 2
