@@ -39,6 +39,16 @@ _FLOAT32 = np.dtype(np.float32)
 _fromiter = np.fromiter
 _DIRECTIONS: dict[int | np.integer[Any], float] = {0: -1.0, 1: 1.0}
 
+_X_THRESHOLD = 2.4
+_THETA_THRESHOLD_RADIANS = 12 * 2 * math.pi / 360
+# The observation bounds (twice the termination thresholds), built once: every env's Box is
+# built from these same read-only arrays, which Box copies.
+_OBS_HIGH = np.array(
+    [_X_THRESHOLD * 2, np.inf, _THETA_THRESHOLD_RADIANS * 2, np.inf], dtype=np.float32
+)
+_OBS_LOW = -_OBS_HIGH
+_OBS_HIGH.flags.writeable = _OBS_LOW.flags.writeable = False
+
 
 class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
     """Keep the pole upright: +1 reward per step until it falls or the cart leaves the track.
@@ -78,15 +88,11 @@ class CartPoleEnv(Env[NDArray[np.float32], int | np.integer[Any]]):
         self.tau = 0.02  # seconds per step
         self.kinematics_integrator = "euler"  # or "semi-implicit euler"
 
-        self.theta_threshold_radians = 12 * 2 * math.pi / 360
-        self.x_threshold = 2.4
+        self.theta_threshold_radians = _THETA_THRESHOLD_RADIANS
+        self.x_threshold = _X_THRESHOLD
 
-        high = np.array(
-            [self.x_threshold * 2, np.inf, self.theta_threshold_radians * 2, np.inf],
-            dtype=np.float32,
-        )
         self.action_space = Discrete(2)
-        self.observation_space = Box(-high, high, dtype=np.float32)
+        self.observation_space = Box(_OBS_LOW, _OBS_HIGH, dtype=np.float32)
 
         self._state: tuple[float, ...] | None = None
         # None while the pole is up; counts the steps taken after termination otherwise.
