@@ -127,6 +127,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType]):
 
 
 def _emit(findings: Findings) -> None:
-    # check_env mutes a checker inside the env it checks: its own findings supersede ours.
-    if not passive_checks_muted():
+    # Nothing found (the usual case) has nothing to raise or warn. check_env mutes a checker
+    # inside the env it checks: its own findings supersede ours.
+    if findings.report.results and not passive_checks_muted():
         findings.emit(stacklevel=4)
