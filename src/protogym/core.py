@@ -265,7 +265,8 @@ class Wrapper(
                 cls.__init__ = _recording_arguments(init)
 
     def __init__(self, env: Env[_ObsT_co, _ActT]) -> None:
-        if not isinstance(env, Env):
+        # An explicit subclass answers from its MRO, without the metaclass's Python call.
+        if Env not in type(env).__mro__ and not isinstance(env, Env):
             missing = missing_env_members(env)
             raise TypeError(
                 f"{type(self).__name__} needs an environment, got {type(env).__name__!r}, "
