@@ -10,7 +10,6 @@ records the whole recipe, so ``make(env.spec)`` builds the same stack again.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib
 import inspect
@@ -32,11 +31,6 @@ WrapperRequest: TypeAlias = "str | tuple[str, Mapping[str, Any]] | WrapperSpec"
 """A wrapper to apply by name: `"Name"`, `("Name", {kwargs})` or a `WrapperSpec`."""
 
 _loaded: dict[str, Any] = {}
-
-# A structural env may have a read-only spec; the wrappers make adds still report it. One
-# shared instance: make is called in loops.
-_READ_ONLY_SPEC = contextlib.suppress(AttributeError)
-
 
 def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any]:
     """Import `'package.module:Attribute'` (cached), or return a callable unchanged.
@@ -179,7 +173,11 @@ def make(
     requests = spec.additional_wrappers[len(prior) :]
     if wrappers:
         requests += tuple(_wrapper_spec(request) for request in wrappers)
-    if not isinstance(env, Wrapper) and (not holds_spec or not requests):
+    if (
+        Wrapper not in type(env).__mro__  # quicker than isinstance for make's own wrappers
+        and not isinstance(env, Wrapper)
+        and (not holds_spec or not requests)
+    ):
         env = _Made(env)
     if (
         env_kwargs == spec.kwargs
@@ -195,8 +193,11 @@ def make(
             disable_env_checker=disable_env_checker,
             additional_wrappers=prior,
         )
-    with _READ_ONLY_SPEC:
+    # Not contextlib.suppress, whose enter and exit are two Python calls per make.
+    try:  # noqa: SIM105
         env.spec = made_spec
+    except AttributeError:  # a structural env may have a read-only spec; its wrappers report it
+        pass
     for request in requests:
         env = _apply(env, request, trust_entry_points)
     made: Wrapper[Any, Any, Any, Any] = env
@@ -390,7 +391,8 @@ def _build(
             ) from exc
         _raise_if_bad_keywords(f"environment {spec.id!r}", creator, kwargs, exc)
         raise
-    if not isinstance(env, Env):
+    # An explicit subclass answers from its MRO, without the metaclass's Python call.
+    if Env not in type(env).__mro__ and not isinstance(env, Env):
         missing = missing_env_members(env)
         raise TypeError(
             f"the entry point of {spec.id!r} returned {type(env).__name__}, which is not an "

@@ -1,0 +1,130 @@
+"""`make`'s shortcuts keep its behaviour: read-only specs, structural envs and wrappers, and
+spaces and envs that are such by their members alone."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import protogym
+from protogym.core import Wrapper
+from protogym.registration import EnvSpec
+from protogym.spaces import Discrete
+from tests.core.core_test_envs import StructuralWalk
+
+FIXED = EnvSpec("fixed/Fixed-v0", entry_point="nowhere:Fixed")
+
+
+class ReadOnlySpecWalk(StructuralWalk):
+    """A structural env whose `spec` is a property without a setter."""
+
+    @property
+    def spec(self) -> EnvSpec:
+        return FIXED
+
+
+class ReadOnlySpecWrapper(Wrapper[Any, Any, Any, Any]):
+    """A wrapper whose `spec` cannot be assigned."""
+
+    @property  # type: ignore[misc]  # read-only on purpose
+    def spec(self) -> EnvSpec:
+        return FIXED
+
+
+def wrapped_walk() -> ReadOnlySpecWrapper:
+    return ReadOnlySpecWrapper(StructuralWalk())
+
+
+class Lookalikes:
+    class Discrete:
+        """A space by its members alone (it does not subclass `Space`), whose class name
+        the checker knows."""
+
+        def __init__(self, n: int) -> None:
+            self.inner = Discrete(2)
+            self.shape = ()
+            self.dtype = self.inner.dtype
+            self.np_random = self.inner.np_random
+            self.is_np_flattenable = True
+            self.n = n
+
+        def sample(self, mask: Any = None, probability: Any = None) -> Any:
+            return self.inner.sample()
+
+        def contains(self, x: Any) -> bool:
+            return x in self.inner
+
+        def __contains__(self, x: Any) -> bool:
+            return x in self.inner
+
+        def seed(self, seed: Any = None) -> Any:
+            return self.inner.seed(seed)
+
+        def to_jsonable(self, batch: Any) -> Any:
+            return self.inner.to_jsonable(batch)
+
+        def from_jsonable(self, batch: Any) -> Any:
+            return self.inner.from_jsonable(batch)
+
+
+class StructuralSpaceWalk(StructuralWalk):
+    def __init__(self, n: int = 2) -> None:
+        super().__init__()
+        self.action_space = Lookalikes.Discrete(n)  # type: ignore[assignment]
+
+
+class NoSpaceWalk(StructuralWalk):
+    def __init__(self) -> None:
+        super().__init__()
+        self.action_space = "left or right"  # type: ignore[assignment]
+
+
+@pytest.fixture(autouse=True)
+def _test_ids() -> Iterator[None]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        protogym.register("fast/ReadOnly-v0", entry_point=ReadOnlySpecWalk, max_episode_steps=3)
+        protogym.register("fast/ReadOnlyBare-v0", entry_point=ReadOnlySpecWalk,
+                          order_enforce=False, disable_env_checker=True)
+        protogym.register("fast/ReadOnlyWrapper-v0", entry_point=wrapped_walk,
+                          order_enforce=False, disable_env_checker=True)
+        protogym.register("fast/StructuralSpace-v0", entry_point=StructuralSpaceWalk)
+        protogym.register("fast/NoSpace-v0", entry_point=NoSpaceWalk)
+    yield
+    for env_id in [i for i in protogym.registry if i.startswith("fast/")]:
+        protogym.registry.unregister(env_id)
+
+
+def test_a_read_only_env_spec_is_reported_by_makes_wrappers() -> None:
+    env = protogym.make("fast/ReadOnly-v0")
+    assert env.unwrapped.spec is FIXED
+    assert env.spec is protogym.registry["fast/ReadOnly-v0"]
+
+
+def test_a_read_only_env_spec_alone_is_held_by_a_plain_wrapper() -> None:
+    env = protogym.make("fast/ReadOnlyBare-v0")
+    assert type(env).__name__ == "_Made"
+    assert env.unwrapped.spec is FIXED
+    assert env.spec is protogym.registry["fast/ReadOnlyBare-v0"]
+
+
+def test_a_wrapper_with_a_read_only_spec_is_returned_as_built() -> None:
+    env = protogym.make("fast/ReadOnlyWrapper-v0")
+    assert type(env) is ReadOnlySpecWrapper
+    assert env.spec is FIXED
+
+
+def test_structural_spaces_are_checked_by_their_members() -> None:
+    env = protogym.make("fast/StructuralSpace-v0")
+    action_space: object = env.action_space
+    assert type(action_space) is Lookalikes.Discrete
+    with pytest.raises(AssertionError, match="PG102"):  # n=0: the checker still looks inside
+        protogym.make("fast/StructuralSpace-v0", n=0)
+
+
+def test_a_space_that_is_no_space_is_still_refused() -> None:
+    with pytest.raises(TypeError, match="PG101"):
+        protogym.make("fast/NoSpace-v0")
