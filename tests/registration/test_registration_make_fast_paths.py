@@ -128,3 +128,41 @@ def test_structural_spaces_are_checked_by_their_members() -> None:
 def test_a_space_that_is_no_space_is_still_refused() -> None:
     with pytest.raises(TypeError, match="PG101"):
         protogym.make("fast/NoSpace-v0")
+
+
+def test_the_shared_bare_spec_follows_the_registered_kwargs() -> None:
+    """The env's own spec is made once per registered spec and shared, but a change to the
+    spec's kwargs in place, or to a made env's own spec kwargs, is never served stale."""
+    spec = protogym.registry["fast/ReadOnly-v0"]
+    protogym.registry["fast/Sized-v0"] = spec.evolve(
+        id="fast/Sized-v0", entry_point=StructuralWalk, kwargs={"size": 2}
+    )
+    sized = protogym.registry["fast/Sized-v0"]
+    first = protogym.make("fast/Sized-v0")
+    second = protogym.make("fast/Sized-v0")
+    assert first.unwrapped.spec is second.unwrapped.spec  # shared while nothing changed
+    assert first.unwrapped.spec.kwargs == {"size": 2}
+
+    sized.kwargs["size"] = 4  # the registered spec changed in place
+    env: Any = protogym.make("fast/Sized-v0")
+    assert env.unwrapped.size == 4
+    assert env.unwrapped.spec.kwargs == {"size": 4} and env.spec.kwargs == {"size": 4}
+    assert first.unwrapped.spec.kwargs == {"size": 2}
+
+    env.unwrapped.spec.kwargs["size"] = 9  # a made env's own spec changed in place
+    again: Any = protogym.make("fast/Sized-v0")
+    assert again.unwrapped.size == 4 and again.unwrapped.spec.kwargs == {"size": 4}
+
+
+def test_a_re_registered_id_makes_its_new_spec() -> None:
+    protogym.registry["fast/Sized-v0"] = EnvSpec(
+        "fast/Sized-v0", entry_point=StructuralWalk, kwargs={"size": 2}
+    )
+    assert protogym.make("fast/Sized-v0").unwrapped.spec.kwargs == {"size": 2}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        protogym.register("fast/Sized-v0", entry_point=StructuralWalk, kwargs={"size": 3},
+                          max_episode_steps=7)
+    env: Any = protogym.make("fast/Sized-v0")
+    assert env.unwrapped.size == 3 and env.unwrapped.spec.kwargs == {"size": 3}
+    assert env.spec.max_episode_steps == 7 and env.spec.kwargs == {"size": 3}

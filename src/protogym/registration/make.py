@@ -246,7 +246,9 @@ def _bare_spec(spec: EnvSpec, env_kwargs: dict[str, Any]) -> EnvSpec:
     shared = env_kwargs == spec.kwargs
     if shared:
         cached = _BARE_SPECS.get(id(spec))
-        if cached is not None and cached[0] is spec:
+        # The kwargs dicts can change in place (the spec's, or the bare spec's through an
+        # env's `unwrapped.spec`): the cached copy serves only while it still says the same.
+        if cached is not None and cached[0] is spec and cached[1].kwargs == env_kwargs:
             return cached[1]
     bare = spec.evolve(
         max_episode_steps=None,
