@@ -138,8 +138,8 @@ def test_the_shared_bare_spec_follows_the_registered_kwargs() -> None:
         id="fast/Sized-v0", entry_point=StructuralWalk, kwargs={"size": 2}
     )
     sized = protogym.registry["fast/Sized-v0"]
-    first = protogym.make("fast/Sized-v0")
-    second = protogym.make("fast/Sized-v0")
+    first: Any = protogym.make("fast/Sized-v0")
+    second: Any = protogym.make("fast/Sized-v0")
     assert first.unwrapped.spec is second.unwrapped.spec  # shared while nothing changed
     assert first.unwrapped.spec.kwargs == {"size": 2}
 
@@ -158,11 +158,12 @@ def test_a_re_registered_id_makes_its_new_spec() -> None:
     protogym.registry["fast/Sized-v0"] = EnvSpec(
         "fast/Sized-v0", entry_point=StructuralWalk, kwargs={"size": 2}
     )
-    assert protogym.make("fast/Sized-v0").unwrapped.spec.kwargs == {"size": 2}
+    env: Any = protogym.make("fast/Sized-v0")
+    assert env.unwrapped.spec.kwargs == {"size": 2}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         protogym.register("fast/Sized-v0", entry_point=StructuralWalk, kwargs={"size": 3},
                           max_episode_steps=7)
-    env: Any = protogym.make("fast/Sized-v0")
+    env = protogym.make("fast/Sized-v0")
     assert env.unwrapped.size == 3 and env.unwrapped.spec.kwargs == {"size": 3}
     assert env.spec.max_episode_steps == 7 and env.spec.kwargs == {"size": 3}
