@@ -3,6 +3,8 @@ spaces and envs that are such by their members alone."""
 
 from __future__ import annotations
 
+import sys
+import types
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +13,7 @@ import pytest
 
 import protogym
 from protogym.core import Wrapper
-from protogym.registration import EnvSpec
+from protogym.registration import EnvSpec, load_entry_point
 from protogym.spaces import Discrete
 from tests.core.core_test_envs import StructuralWalk
 
@@ -167,3 +169,39 @@ def test_a_re_registered_id_makes_its_new_spec() -> None:
     env = protogym.make("fast/Sized-v0")
     assert env.unwrapped.size == 3 and env.unwrapped.spec.kwargs == {"size": 3}
     assert env.spec.max_episode_steps == 7 and env.spec.kwargs == {"size": 3}
+
+
+def test_entry_points_follow_their_module_after_the_first_import(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The module is imported once, but its attribute is read anew: a patched class, a
+    replaced module or a removed attribute is never answered from the first look-up."""
+
+    class Longer(StructuralWalk):
+        def __init__(self, size: int = 7, render_mode: str | None = None) -> None:
+            super().__init__(size, render_mode)
+
+    module = types.ModuleType("fast_entry_points")
+    module.Walk = StructuralWalk  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fast_entry_points", module)
+    # A module made here, in sys.modules only: the mypy plugin cannot find it.
+    protogym.register(
+        "fast/Entry-v0", entry_point="fast_entry_points:Walk"  # type: ignore[protogym-entry-point]
+    )
+    assert load_entry_point("fast_entry_points:Walk") is StructuralWalk
+    first: Any = protogym.make("fast/Entry-v0")
+    assert type(first.unwrapped) is StructuralWalk
+
+    monkeypatch.setattr(module, "Walk", Longer)
+    assert load_entry_point("fast_entry_points:Walk") is Longer
+    patched: Any = protogym.make("fast/Entry-v0")
+    assert type(patched.unwrapped) is Longer and patched.unwrapped.size == 7
+
+    replacement = types.ModuleType("fast_entry_points")
+    replacement.Walk = ReadOnlySpecWalk  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fast_entry_points", replacement)
+    assert load_entry_point("fast_entry_points:Walk") is ReadOnlySpecWalk
+
+    del replacement.Walk
+    with pytest.raises(AttributeError, match="module 'fast_entry_points' has no attribute"):
+        load_entry_point("fast_entry_points:Walk")

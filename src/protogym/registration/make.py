@@ -13,7 +13,9 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import sys
 from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
 from protogym.core import Env, Wrapper, missing_env_members
@@ -30,10 +32,16 @@ if TYPE_CHECKING:
 WrapperRequest: TypeAlias = "str | tuple[str, Mapping[str, Any]] | WrapperSpec"
 """A wrapper to apply by name: `"Name"`, `("Name", {kwargs})` or a `WrapperSpec`."""
 
-_loaded: dict[str, Any] = {}
+# entry point -> (module name, the module, attribute path): the import is done once, the
+# attributes are read again on every call.
+_loaded: dict[str, tuple[str, ModuleType, tuple[str, ...]]] = {}
+
 
 def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any]:
-    """Import `'package.module:Attribute'` (cached), or return a callable unchanged.
+    """Import `'package.module:Attribute'`, or return a callable unchanged.
+
+    The module is imported once; its attribute is read on each call, so a module reloaded,
+    replaced in `sys.modules` or given a new attribute is followed, as an import would be.
 
     A module that does not import raises `ModuleNotFoundError` (or the `ImportError`, or
     `DependencyNotInstalled`, it raised), a missing attribute `AttributeError`, as in
@@ -42,15 +50,23 @@ def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any
     if not isinstance(entry_point, str):
         return entry_point
     found = _loaded.get(entry_point)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
+    if found is not None and sys.modules.get(found[0]) is found[1]:
+        target: Any = found[1]
+        try:
+            for part in found[2]:
+                target = getattr(target, part)
+        except AttributeError:
+            pass  # gone: the full look-up below says so
+        else:
+            if callable(target):
+                return target  # type: ignore[no-any-return]
     module_name, colon, attribute = entry_point.partition(":")
     if not colon or not module_name or not attribute:
         raise RegistrationError(
             f"entry point {entry_point!r} is not of the form 'package.module:Attribute'"
         )
     try:
-        target: Any = importlib.import_module(module_name)
+        module = importlib.import_module(module_name)
     except DependencyNotInstalled:
         raise  # its message already names what to install
     except ImportError as exc:  # the class Gymnasium raises, with the entry point named
@@ -59,7 +75,9 @@ def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any
             f"cannot import {module_name!r} for entry point {entry_point!r}: {exc}",
             name=exc.name,
         ) from exc
-    for part in attribute.split("."):
+    target = module
+    path = tuple(attribute.split("."))
+    for part in path:
         try:
             target = getattr(target, part)
         except AttributeError:
@@ -69,7 +87,7 @@ def load_entry_point(entry_point: str | Callable[..., Any]) -> Callable[..., Any
             ) from None
     if not callable(target):
         raise RegistrationError(f"entry point {entry_point!r} is not callable: {target!r}")
-    _loaded[entry_point] = target
+    _loaded[entry_point] = (module_name, module, path)
     return target  # type: ignore[no-any-return]
 
 
