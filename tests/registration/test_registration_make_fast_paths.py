@@ -184,17 +184,17 @@ def test_entry_points_follow_their_module_after_the_first_import(
     module = types.ModuleType("fast_entry_points")
     module.Walk = StructuralWalk  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "fast_entry_points", module)
-    # A module made here, in sys.modules only: the mypy plugin cannot find it.
-    protogym.register(
-        "fast/Entry-v0", entry_point="fast_entry_points:Walk"  # type: ignore[protogym-entry-point]
-    )
+    # The module is made here, so the mypy plugin cannot find it; the id is in a variable so
+    # that the plugin does not type the make calls by it.
+    entry_id = "fast/Entry-v0"
+    protogym.register(entry_id, entry_point="fast_entry_points:Walk")  # type: ignore[protogym-entry-point]
     assert load_entry_point("fast_entry_points:Walk") is StructuralWalk
-    first: Any = protogym.make("fast/Entry-v0")
+    first: Any = protogym.make(entry_id)
     assert type(first.unwrapped) is StructuralWalk
 
     monkeypatch.setattr(module, "Walk", Longer)
     assert load_entry_point("fast_entry_points:Walk") is Longer
-    patched: Any = protogym.make("fast/Entry-v0")
+    patched: Any = protogym.make(entry_id)
     assert type(patched.unwrapped) is Longer and patched.unwrapped.size == 7
 
     replacement = types.ModuleType("fast_entry_points")
