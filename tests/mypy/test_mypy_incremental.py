@@ -118,3 +118,31 @@ def test_installing_and_removing_a_plugin_distribution_retypes_unchanged_code(
     assert run_mypy(tmp_path, [user]) == {
         "user.py": [(3, "E", typo), (4, "N", 'Revealed type is "stride_envs.walker.Walker"')]
     }
+
+
+DEP = "def helper() -> int:\n    return 1\n"
+REGISTERS_AND_MAKES = """\
+import protogym
+
+import dep
+
+protogym.register(id="{id}", entry_point="protogym_classic_control.cartpole:CartPoleEnv")
+env = protogym.make("{id}")
+dep.helper()
+"""
+
+
+def test_modules_reparsed_when_a_dependency_changed_keep_their_registrations(
+    run_mypy: RunMypy, tmp_path: Path
+) -> None:
+    """When a shared dependency's interface changes, mypy parses the modules its cache held
+    one at a time, as it rechecks them: the ids they register are known all the same."""
+    (tmp_path / "dep.py").write_text(DEP)
+    files = [tmp_path / "dep.py"]
+    for name, env_id in (("early", "early/A-v0"), ("late", "late/B-v0")):
+        path = tmp_path / f"{name}.py"
+        path.write_text(REGISTERS_AND_MAKES.format(id=env_id))
+        files.append(path)
+    assert run_mypy(tmp_path, files) == {}
+    (tmp_path / "dep.py").write_text(DEP + "\n\ndef other() -> str:\n    return ''\n")
+    assert run_mypy(tmp_path, files) == {}

@@ -48,9 +48,11 @@ class EnvIds:
         self._modules = modules
         self._locator = locator
         self._scanned = scanned or ScannedLibraries(None)
-        self._own: dict[str, SourceRegistration] | None = None
+        self._own: dict[str, SourceRegistration] = {}
         self._all: dict[str, SourceRegistration] | None = None
         self._libraries: list[tuple[str, str]] = []
+        self._libraries_scanned = 0  # how many of `_libraries` `_all` has read
+        self._seen: set[str] = set()  # the modules of the build already sorted out
 
     @property
     def installed(self) -> InstalledRegistry:
@@ -60,13 +62,18 @@ class EnvIds:
         """Ids registered by literal registrations in the files in mypy's build.
 
         Scanned only when an id is not installed (most programs only make installed envs,
-        and those never pay for the scan), and in two steps, each once per build: the
-        checked code first, then, only for an id still unknown, the installed libraries'
-        files too (thousands of them when the build holds torch).
+        and those never pay for the scan), each file once per build, the checked code first,
+        then, only for an id still unknown, the installed libraries' files too (thousands of
+        them when the build holds torch). Modules join the build while it runs (mypy parses a
+        module its cache held when a dependency turns out to have changed), so each call
+        also reads the modules that joined since the last one.
         """
-        if self._own is None:
-            self._own, self._libraries = {}, []
-            for module_id, tree in self._modules().items():
+        modules = self._modules()
+        if len(modules) != len(self._seen):
+            for module_id, tree in list(modules.items()):
+                if module_id in self._seen:
+                    continue
+                self._seen.add(module_id)
                 if module_id == "protogym" or module_id.startswith("protogym."):
                     continue
                 if not tree.path or tree.path.endswith(".pyi"):
@@ -74,21 +81,27 @@ class EnvIds:
                 if installed_elsewhere(tree.path):
                     self._libraries.append((module_id, tree.path))
                     continue
-                for registration in scan_registrations(tree.path, module_id):
+                found = scan_registrations(tree.path, module_id)
+                for registration in found:
                     self._own.setdefault(registration.id, registration)
+                if found:  # the checked code's registrations come before the libraries'
+                    self._all, self._libraries_scanned = None, 0
         if not installed_libraries:
             return self._own
         if self._all is None:
-            found = dict(self._own)
-            for module_id, path in self._libraries:
+            self._all = dict(self._own)
+        if self._libraries_scanned < len(self._libraries):
+            for module_id, path in self._libraries[self._libraries_scanned :]:
                 for registration in self._scanned.scan(path, module_id):
-                    found.setdefault(registration.id, registration)
+                    self._all.setdefault(registration.id, registration)
+            self._libraries_scanned = len(self._libraries)
             self._scanned.save()
-            self._all = found
         return self._all
 
     def forget_build(self) -> None:
-        self._own = self._all = None
+        self._own, self._all = {}, None
+        self._libraries, self._libraries_scanned = [], 0
+        self._seen = set()
 
     def known(self, env_id: str) -> KnownEnv | None:
         """The env that `make(env_id)` builds: the id as written, else ``module:id``'s id,
