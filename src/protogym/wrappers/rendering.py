@@ -10,21 +10,14 @@ pygame and imageio are optional dependencies, imported the first time they are n
 
 from __future__ import annotations
 
-import gc
-import logging
-import os
 import warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from protogym.core import ActType, Env, ObsType, Wrapper
 from protogym.error import DependencyNotInstalled, InvalidProbability
-from protogym.utils.save_video import (
-    capped_cubic_video_schedule,
-    encodable_frame,
-    open_video_writer,
-    require_imageio,
-)
+from protogym.utils.save_video import capped_cubic_video_schedule
+from protogym.wrappers.video_recording import VideoRecording
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,9 +32,6 @@ __all__ = [
     "RenderCollection",
     "capped_cubic_video_schedule",
 ]
-
-_logger = logging.getLogger(__name__)
-
 
 def _metadata_with_mode(metadata: Mapping[str, Any], mode: str) -> dict[str, Any]:
     """A copy of `metadata` whose `render_modes` also lists `mode`."""
@@ -215,7 +205,7 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType]):
         self.env.close()
 
 
-class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType]):
+class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType], VideoRecording):
     """Writes mp4 videos of the env's rendered frames to `video_folder`.
 
     A recording starts at a reset when `episode_trigger(episode_id)` is true (files named
@@ -245,59 +235,24 @@ class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType]):
                 f"RecordVideo needs an env that renders images (render_mode='rgb_array'), got "
                 f"render_mode={env.render_mode!r}"
             )
-        if isinstance(video_length, bool) or not isinstance(video_length, int) or video_length < 0:
-            raise ValueError(
-                f"RecordVideo: video_length must be a non-negative int (0: whole episodes), "
-                f"got {video_length!r}"
-            )
-        if fps is not None and not fps > 0:
-            raise ValueError(f"RecordVideo: fps must be positive, got {fps}")
-        require_imageio()  # a missing `video` extra is reported here, not at the first frame
-        if episode_trigger is None and step_trigger is None:
-            episode_trigger = capped_cubic_video_schedule
-        self.episode_trigger = episode_trigger
-        self.step_trigger = step_trigger
-        self.disable_logger = disable_logger
-        self.gc_trigger = gc_trigger
-        self.video_folder = os.path.abspath(video_folder)
-        os.makedirs(self.video_folder, exist_ok=True)
-        self.frames_per_sec: int = fps if fps is not None else env.metadata.get("render_fps", 30)
-        self.name_prefix = name_prefix
-        self.video_length = video_length
-        self.recording = False
-        self.recorded_frames = 0
+        self._setup_recording(
+            video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps,
+            disable_logger, gc_trigger, env.metadata,
+        )
         self.render_history: list[Any] = []
-        self.step_id = -1
-        self.episode_id = -1
-        self._video_name: str | None = None
-        self._writer: Any = None
-        self._frame_shape: tuple[int, ...] | None = None
-
-    @property
-    def video_path(self) -> str | None:
-        """The file the current recording goes to, or None when not recording."""
-        if self._video_name is None:
-            return None
-        return os.path.join(self.video_folder, f"{self._video_name}.mp4")
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
         result = self.env.reset(seed=seed, options=options)
-        self.episode_id += 1
-        if self.recording and self.video_length == 0:
-            self.stop_recording()
-        if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
-            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+        self._new_episode()
         if self.recording:
             self._capture_frame()
         return result
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         result = self.env.step(action)
-        self.step_id += 1
-        if self.step_trigger is not None and self.step_trigger(self.step_id):
-            self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
+        self._new_step()
         if self.recording:
             self._capture_frame()
         return result
@@ -332,64 +287,13 @@ class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType]):
                 stacklevel=3,
             )
             return
-        self._write(frame)
-        self.recorded_frames += 1
-        if self.video_length and self.recorded_frames >= self.video_length:
-            self.stop_recording()
-
-    def _write(self, frame: NDArray[Any]) -> None:
-        frame = encodable_frame(frame)
-        if self._writer is None:
-            self._frame_shape = frame.shape
-            assert self.video_path is not None
-            self._writer = open_video_writer(self.video_path, self.frames_per_sec)
-        elif frame.shape != self._frame_shape:
-            raise ValueError(
-                f"RecordVideo: the frame size changed from {self._frame_shape} to "
-                f"{frame.shape} during one video"
-            )
-        self._writer.append_data(frame)
-
-    def start_recording(self, video_name: str) -> None:
-        """Start a new video (finishing the current one first)."""
-        if self.recording:
-            self.stop_recording()
-        self.recording = True
-        self._video_name = video_name
-
-    def stop_recording(self) -> None:
-        """Finish the current video and write its file (nothing is written without frames)."""
-        if not self.recording:
-            raise RuntimeError("RecordVideo.stop_recording() was called while not recording")
-        path = self.video_path
-        if self._writer is not None:
-            self._writer.close()
-            if not self.disable_logger:
-                _logger.info("RecordVideo saved %d frames to %s", self.recorded_frames, path)
-        elif not self.disable_logger:
-            _logger.warning("RecordVideo: no frames to save for %s", path)
-        self._writer = None
-        self._frame_shape = None
-        self.recorded_frames = 0
-        self.recording = False
-        self._video_name = None
-        if self.gc_trigger is not None and self.gc_trigger(self.episode_id):
-            gc.collect()
+        self._record(frame)
 
     def close(self) -> None:
         """Close the env and write the video being recorded, if any."""
         self.env.close()
         if self.recording:
             self.stop_recording()
-
-    def __del__(self) -> None:
-        if getattr(self, "_writer", None) is not None:
-            warnings.warn(
-                "RecordVideo was garbage-collected mid-recording; call close() to finish the "
-                "last video",
-                ResourceWarning,
-                stacklevel=2,
-            )
 
 
 def _noise_like(rng: np.random.Generator, shape: tuple[int, ...], grayscale: bool) -> Any:

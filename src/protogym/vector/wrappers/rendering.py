@@ -7,30 +7,19 @@ render mode, a list of frames per sub-env, of which the last is used).
 
 from __future__ import annotations
 
-import gc
-import logging
 import math
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from protogym.utils.save_video import (
-    capped_cubic_video_schedule,
-    encodable_frame,
-    open_video_writer,
-    require_imageio,
-)
 from protogym.vector.sync_vector_env import reset_mask_of
 from protogym.vector.vector_env import AutoresetMode, VectorEnv, VectorStepResult
 from protogym.vector.wrappers.base import ActT, ObsT, VectorWrapper
+from protogym.wrappers.video_recording import VideoRecording
 
 __all__ = ["HumanRendering", "RecordVideo"]
-
-_logger = logging.getLogger(__name__)
-
 
 def _latest_frames(frames: Any, num_envs: int, owner: str) -> list[NDArray[Any]]:
     """One RGB frame per sub-env from a vector env's `render()`."""
@@ -201,7 +190,7 @@ class HumanRendering(VectorWrapper[ObsT, ActT, ObsT, ActT]):
         super().close(**kwargs)
 
 
-class RecordVideo(VectorWrapper[ObsT, ActT, ObsT, ActT]):
+class RecordVideo(VectorWrapper[ObsT, ActT, ObsT, ActT], VideoRecording):
     """Writes mp4 videos of the sub-envs' frames, tiled into one picture, to `video_folder`.
 
     Episodes are those of sub-env 0. A recording starts when sub-env 0 begins episode `e`
@@ -235,50 +224,20 @@ class RecordVideo(VectorWrapper[ObsT, ActT, ObsT, ActT]):
                 f"RecordVideo needs a vector env that renders images (render_mode="
                 f"'rgb_array'), got render_mode={env.render_mode!r}"
             )
-        if isinstance(video_length, bool) or not isinstance(video_length, int) or video_length < 0:
-            raise ValueError(
-                f"RecordVideo: video_length must be a non-negative int (0: whole episodes), "
-                f"got {video_length!r}"
-            )
+        self._setup_recording(
+            video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps,
+            disable_logger, gc_trigger, env.metadata,
+        )
         if len(video_aspect_ratio) != 2 or not all(side > 0 for side in video_aspect_ratio):
             raise ValueError(
                 f"RecordVideo: video_aspect_ratio must be a (width, height) pair of positive "
                 f"numbers, got {video_aspect_ratio!r}"
             )
-        if fps is not None and not fps > 0:
-            raise ValueError(f"RecordVideo: fps must be positive, got {fps}")
-        require_imageio()  # a missing `video` extra is reported here, not at the first frame
-        if episode_trigger is None and step_trigger is None:
-            episode_trigger = capped_cubic_video_schedule
-        self.episode_trigger = episode_trigger
-        self.step_trigger = step_trigger
-        self.gc_trigger = gc_trigger
-        self.disable_logger = disable_logger
         self.record_first_only = record_first_only
         self.video_aspect_ratio = video_aspect_ratio
-        self.video_folder = os.path.abspath(video_folder)
-        os.makedirs(self.video_folder, exist_ok=True)
-        metadata: Mapping[str, Any] = env.metadata
-        self.frames_per_sec: int = fps if fps is not None else metadata.get("render_fps", 30)
-        self.name_prefix = name_prefix
-        self.video_length = video_length
         self._env_mode = AutoresetMode(env.autoreset_mode)
-        self.recording = False
-        self.recorded_frames = 0
-        self.step_id = -1
-        self.episode_id = -1
         self._first_done = False  # sub-env 0 ended on the last step (next-step mode)
-        self._video_name: str | None = None
-        self._writer: Any = None
-        self._frame_shape: tuple[int, ...] | None = None
         self._grid: tuple[int, int] | None = None
-
-    @property
-    def video_path(self) -> str | None:
-        """The file the current recording goes to, or None when not recording."""
-        if self._video_name is None:
-            return None
-        return os.path.join(self.video_folder, f"{self._video_name}.mp4")
 
     def reset(
         self,
@@ -299,7 +258,6 @@ class RecordVideo(VectorWrapper[ObsT, ActT, ObsT, ActT]):
         result = self.env.step(actions)
         terminations, truncations = result[2], result[3]
         ended = bool(terminations[0] or truncations[0])
-        self.step_id += 1
         mode = self._env_mode
         if mode is AutoresetMode.NEXT_STEP:
             if self._first_done:  # this step reset sub-env 0
@@ -307,18 +265,10 @@ class RecordVideo(VectorWrapper[ObsT, ActT, ObsT, ActT]):
             self._first_done = ended
         elif mode is AutoresetMode.SAME_STEP and ended:
             self._new_episode()
-        if self.step_trigger is not None and self.step_trigger(self.step_id):
-            self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
+        self._new_step()
         if self.recording:
             self._capture_frame()
         return result
-
-    def _new_episode(self) -> None:
-        self.episode_id += 1
-        if self.recording and self.video_length == 0:
-            self.stop_recording()
-        if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
-            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
 
     def _capture_frame(self) -> None:
         frames = _latest_frames(self.env.render(), self.num_envs, "RecordVideo")
@@ -326,60 +276,10 @@ class RecordVideo(VectorWrapper[ObsT, ActT, ObsT, ActT]):
             frames = frames[:1]
         if self._grid is None:
             self._grid = _grid(len(frames), frames[0].shape[:2], self.video_aspect_ratio)
-        picture = encodable_frame(_tile(frames, *self._grid))
-        if self._writer is None:
-            self._frame_shape = picture.shape
-            assert self.video_path is not None
-            self._writer = open_video_writer(self.video_path, self.frames_per_sec)
-        elif picture.shape != self._frame_shape:
-            raise ValueError(
-                f"RecordVideo: the frame size changed from {self._frame_shape} to "
-                f"{picture.shape} during one video"
-            )
-        self._writer.append_data(picture)
-        self.recorded_frames += 1
-        if self.video_length and self.recorded_frames >= self.video_length:
-            self.stop_recording()
-
-    def start_recording(self, video_name: str) -> None:
-        """Start a new video (finishing the current one first)."""
-        if self.recording:
-            self.stop_recording()
-        self.recording = True
-        self._video_name = video_name
-
-    def stop_recording(self) -> None:
-        """Finish the current video and write its file (nothing is written without frames)."""
-        if not self.recording:
-            raise RuntimeError("RecordVideo.stop_recording() was called while not recording")
-        if self._writer is not None:
-            self._writer.close()
-            if not self.disable_logger:
-                _logger.info("RecordVideo saved %d frames to %s", self.recorded_frames,
-                             self.video_path)
-        elif not self.disable_logger:
-            _logger.warning("RecordVideo: no frames to save for %s", self.video_path)
-        self._writer = None
-        self._frame_shape = None
-        self.recorded_frames = 0
-        self.recording = False
-        self._video_name = None
-        if self.gc_trigger is not None and self.gc_trigger(self.episode_id):
-            gc.collect()
+        self._record(_tile(frames, *self._grid))
 
     def close(self, **kwargs: Any) -> None:
         """Close the env and write the video being recorded, if any."""
         super().close(**kwargs)
         if self.recording:
             self.stop_recording()
-
-    def __del__(self) -> None:
-        if getattr(self, "_writer", None) is not None:
-            import warnings
-
-            warnings.warn(
-                "RecordVideo was garbage-collected mid-recording; call close() to finish the "
-                "last video",
-                ResourceWarning,
-                stacklevel=2,
-            )
