@@ -180,6 +180,17 @@ def _plot_of(callback: object) -> PlayPlot[Any, Any] | None:
     return None
 
 
+def _check_playable(env: Env[Any, Any], zoom: float | None) -> None:
+    """Refuse an env whose frames cannot be shown, and a zoom that is not positive."""
+    if env.render_mode not in ("rgb_array", "rgb_array_list"):
+        raise ValueError(
+            "play() shows rendered frames, so make the env with render_mode='rgb_array' "
+            f"(got render_mode={env.render_mode!r})"
+        )
+    if zoom is not None and not zoom > 0:
+        raise ValueError(f"zoom must be a positive number, got {zoom!r}")
+
+
 class PlayableGame:
     """The window and keyboard state of a game of `play`: which keys matter, which are held,
     how big the picture is drawn, and whether the player has quit.
@@ -201,13 +212,7 @@ class PlayableGame:
         transpose: bool = True,
         reserved_width: int = 0,
     ) -> None:
-        if env.render_mode not in ("rgb_array", "rgb_array_list"):
-            raise ValueError(
-                "play() shows rendered frames, so make the env with render_mode='rgb_array' "
-                f"(got render_mode={env.render_mode!r})"
-            )
-        if zoom is not None and not zoom > 0:
-            raise ValueError(f"zoom must be a positive number, got {zoom!r}")
+        _check_playable(env, zoom)
         self.env = env
         mapping = normalise_keys_to_action(
             _default_keys_to_action(env) if keys_to_action is None else keys_to_action
@@ -298,13 +303,7 @@ def play(
     `callback` runs after every step with ``(obs_t, obs_tp1, action, rew, terminated,
     truncated, info)``; a `PlayPlot`'s callback also draws its plots beside the game.
     """
-    if env.render_mode not in ("rgb_array", "rgb_array_list"):
-        raise ValueError(
-            "play() shows rendered frames, so make the env with render_mode='rgb_array' "
-            f"(got render_mode={env.render_mode!r})"
-        )
-    if zoom is not None and not zoom > 0:
-        raise ValueError(f"zoom must be a positive number, got {zoom!r}")
+    _check_playable(env, zoom)  # before the env is reset or a window opens
     if fps is None:
         fps = env.metadata.get("render_fps") or 30
     if isinstance(fps, bool) or not isinstance(fps, int | float) or not fps > 0:
