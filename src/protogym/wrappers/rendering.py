@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from protogym.core import ActType, Env, ObsType, Wrapper
-from protogym.error import DependencyNotInstalled, InvalidProbability
+from protogym.error import InvalidProbability
 from protogym.utils.save_video import capped_cubic_video_schedule
+from protogym.wrappers.human_window import close_window, show_in_window
 from protogym.wrappers.video_recording import VideoRecording
 
 if TYPE_CHECKING:
@@ -95,17 +96,6 @@ class RenderCollection(Wrapper[ObsType, ActType, ObsType, ActType]):
         return frames
 
 
-def _import_pygame() -> Any:
-    try:
-        import pygame
-    except ImportError as exc:
-        raise DependencyNotInstalled(
-            "HumanRendering draws with pygame, which is not installed: "
-            "pip install protogym[render]"
-        ) from exc
-    return pygame
-
-
 class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType]):
     """Shows an `rgb_array` (or `depth_array`, or their `_list`) env's frames in a window.
 
@@ -171,7 +161,6 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType]):
         return frame
 
     def _render_frame(self) -> None:
-        pygame = _import_pygame()
         import numpy as np
 
         frame: np.ndarray[Any, Any] = self._last_frame()
@@ -186,22 +175,10 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType]):
             raise ValueError(
                 f"HumanRendering: the frame size changed from {self.screen_size} to {size}"
             )
-        if self.window is None:
-            pygame.display.init()
-            self.window = pygame.display.set_mode(size)
-        if self.clock is None:
-            self.clock = pygame.time.Clock()
-        self.window.blit(pygame.surfarray.make_surface(pixels), (0, 0))
-        pygame.event.pump()
-        self.clock.tick(self.metadata["render_fps"])
-        pygame.display.flip()
+        show_in_window(self, pixels)
 
     def close(self) -> None:
-        if self.window is not None:
-            pygame = _import_pygame()
-            pygame.display.quit()
-            self.window = None
-            self.clock = None
+        close_window(self)
         self.env.close()
 
 

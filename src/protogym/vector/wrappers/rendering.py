@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from protogym.vector.sync_vector_env import reset_mask_of
 from protogym.vector.vector_env import AutoresetMode, VectorEnv, VectorStepResult
 from protogym.vector.wrappers.base import ActT, ObsT, VectorWrapper
+from protogym.wrappers.human_window import close_window, show_in_window
 from protogym.wrappers.video_recording import VideoRecording
 
 __all__ = ["HumanRendering", "RecordVideo"]
@@ -146,15 +147,6 @@ class HumanRendering(VectorWrapper[ObsT, ActT, ObsT, ActT]):
         return None
 
     def _render_frame(self) -> None:
-        try:
-            import pygame
-        except ImportError as exc:
-            from protogym.error import DependencyNotInstalled
-
-            raise DependencyNotInstalled(
-                "HumanRendering draws with pygame, which is not installed: "
-                "pip install protogym[render]"
-            ) from exc
         frames = _latest_frames(self.env.render(), self.num_envs, "HumanRendering")
         frame_h, frame_w = frames[0].shape[:2]
         if self.screen_size is None:
@@ -169,24 +161,11 @@ class HumanRendering(VectorWrapper[ObsT, ActT, ObsT, ActT]):
         picture = np.zeros((screen_h, screen_w, 3), dtype=np.uint8)
         tiled = _tile([_scaled(frame, cell_h, cell_w) for frame in frames], rows, cols)
         picture[:tiled.shape[0], :tiled.shape[1]] = tiled[:, :, :3]
-        if self.window is None:
-            pygame.display.init()
-            self.window = pygame.display.set_mode((screen_w, screen_h))
-        if self.clock is None:
-            self.clock = pygame.time.Clock()
         # pygame surfaces are indexed (x, y); pictures are (row, column).
-        self.window.blit(pygame.surfarray.make_surface(picture.transpose(1, 0, 2)), (0, 0))
-        pygame.event.pump()
-        self.clock.tick(self.metadata["render_fps"])
-        pygame.display.flip()
+        show_in_window(self, picture.transpose(1, 0, 2))
 
     def close(self, **kwargs: Any) -> None:
-        if self.window is not None:
-            import pygame
-
-            pygame.display.quit()
-            self.window = None
-            self.clock = None
+        close_window(self)
         super().close(**kwargs)
 
 
