@@ -1,0 +1,1 @@
+"""Names at Gymnasium's `gymnasium.experimental` paths, for code ported from Gymnasium."""
