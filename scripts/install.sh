@@ -29,6 +29,13 @@ for plugin in plugins/*/; do plugin_args+=(-e "${plugin%/}[all]"); done
     "minigrid==3.2.*" "highway-env==1.12.*"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check \
     matplotlib pandas farama-notifications
+# gymnax 1.0 (protogym.interop.gymnax, tests/interop/test_interop_gymnax*) pins
+# gymnasium<1.4, and flax pulls in orbax/tensorstore/optax, none of which gymnax imports:
+# install both without their dependencies, then what their imports really need by name.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
+    "gymnax==1.0.*" "flax==0.12.*" "seaborn==0.13.*"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check \
+    six msgpack rich pyyaml absl-py
 # -- end of the interop packages ---------------------------------------------------------
 # MuJoCo's frames without a display (MUJOCO_GL=egl) need Mesa's EGL and its software OpenGL
 # driver; on Debian, install whichever of those packages is missing.
