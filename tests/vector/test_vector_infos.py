@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from protogym.spaces import Box, Dict, Discrete, batch_space
@@ -32,6 +32,9 @@ def read_back(infos: dict[str, Any], index: int) -> dict[str, Any]:
     return out
 
 
+# The first draws of text and nested dicts can take seconds on a busy machine: that is
+# generation time, not what the test is about.
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(INFOS, min_size=1, max_size=5))
 def test_every_info_reads_back_through_the_masks(per_env: list[dict[str, Any]]) -> None:
     infos: dict[str, Any] = {}

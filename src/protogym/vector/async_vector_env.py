@@ -2,10 +2,11 @@
 
 Each worker owns a contiguous block of sub-envs, so a step costs one round trip per worker,
 not per sub-env. Actions, observations, rewards and done flags of array spaces travel through
-shared memory (`multiprocessing` raw ctypes arrays viewed by numpy); the step message is one
-byte, and the worker's reply is one byte too unless a sub-env reported an info, ended an
-episode (same-step autoreset) or failed. The parent waits on the pipes and on the workers'
-process sentinels together, so a worker that dies is noticed at once, never waited on.
+shared memory (`async_shared`); the step message is one byte, and the worker's reply is one
+byte too unless a sub-env reported an info, ended an episode (same-step autoreset) or failed
+(`async_pipes`). The worker's loop is in `async_worker`, the autoreset bookkeeping on both
+sides of the pipe in `async_autoreset`, the errors in `async_errors`; this module is the
+public class, and the names it has always exported are still importable from here.
 """
 
 from __future__ import annotations
@@ -17,11 +18,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
-import select
-import signal
-import struct
-import time
-import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.context import BaseContext
@@ -29,23 +25,14 @@ from multiprocessing.process import BaseProcess
 from typing import Any, Literal, overload
 
 import numpy as np
-from numpy.typing import NDArray
 
 from protogym.core import Env
 from protogym.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
-    CustomSpaceError,
-    Error,
     NoAsyncCallError,
 )
 from protogym.spaces import (
-    Box,
-    Dict,
-    Discrete,
-    MultiBinary,
-    MultiDiscrete,
-    Tuple,
     batch_differing_spaces,
     batch_space,
     concatenate,
@@ -53,18 +40,28 @@ from protogym.spaces import (
     iterate,
 )
 from protogym.spaces.space import Space
+from protogym.vector.async_autoreset import merge_reports
+from protogym.vector.async_errors import (
+    AsyncTimeoutError,
+    ErrorPayload,
+    SubEnvError,
+    UnshareableSpaceError,
+    WorkerDiedError,
+    raise_sub_env_error,
+    sub_env_error,
+)
+from protogym.vector.async_pipes import DEFAULT_SPIN_SECONDS, OK, STEP, Dead, Waiter
+from protogym.vector.async_shared import Shared, array_layout, check_shareable, share, views
+from protogym.vector.async_worker import EnvFns, pickle_fns, run_worker
 from protogym.vector.sync_vector_env import (
     ObservationMode,
     action_rows,
     batched_observation_spaces,
     check_sub_env_spaces,
-    detached,
     reset_mask_of,
-    set_sub_env_attr,
     values_per_env,
     without_reset_mask,
 )
-from protogym.vector.utils.infos import add_finals, add_info
 from protogym.vector.utils.misc import clear_mpi_env_vars
 from protogym.vector.vector_env import (
     ActT,
@@ -81,6 +78,7 @@ from protogym.vector.vector_env import (
 )
 
 __all__ = [
+    "DEFAULT_SPIN_SECONDS",
     "AsyncState",
     "AsyncTimeoutError",
     "AsyncVectorEnv",
@@ -90,84 +88,6 @@ __all__ = [
     "sub_env_error",
 ]
 
-_STEP = b"s"  # step with the actions already in shared memory
-_OK = b"k"  # step done, nothing to report beyond shared memory
-_POLL_SECONDS = 1.0
-_RAW_FDS = hasattr(select, "poll")  # POSIX: pipes are descriptors we can read directly
-_CAN_SPIN = _RAW_FDS and hasattr(os, "sched_yield")
-DEFAULT_SPIN_SECONDS = 50e-6
-
-
-def _spin_until_readable(poller: select.poll, seconds: float) -> None:
-    """Poll without sleeping for up to `seconds`, giving the core away between polls.
-
-    Waking a process that sleeps in the kernel takes tens of microseconds (more on a
-    virtual machine), several times a CartPole step; a reply or command that arrives
-    within the spin is read with no wake-up at all. `sched_yield` lets any other runnable
-    process (the parent, another worker) have the core meanwhile.
-    """
-    deadline = time.perf_counter() + seconds
-    while not poller.poll(0) and time.perf_counter() < deadline:
-        os.sched_yield()
-
-
-class SubEnvError(Error, RuntimeError):
-    """A sub-env raised in its worker; carries the sub-env index and the remote traceback.
-
-    The error raised is also an instance of the original exception's class where that is an
-    ordinary exception class (see `sub_env_error`), so ``except ValueError`` catches a
-    sub-env's `ValueError` as it would in one process. The original exception, when it
-    could be pickled, is the error's `__cause__`.
-    """
-
-    def __init__(self, index: int, exc_type: str, message: str, remote_traceback: str) -> None:
-        self.index = index
-        self.exc_type = exc_type
-        self.remote_traceback = remote_traceback
-        super().__init__(
-            f"sub-env {index} raised {exc_type}: {message}\n\n"
-            f"Remote traceback of sub-env {index}:\n{remote_traceback}"
-        )
-
-
-_SUB_ENV_ERRORS: dict[type[BaseException], type[SubEnvError] | None] = {}
-
-
-def sub_env_error(
-    index: int,
-    exc_type: str,
-    message: str,
-    remote_traceback: str,
-    original: BaseException | None = None,
-) -> SubEnvError:
-    """The `SubEnvError` to raise for a sub-env's exception `original`: a subclass of both
-    `SubEnvError` and `type(original)` when Python can combine them (not for `OSError`s,
-    whose constructor reads its arguments, nor for classes with a clashing layout)."""
-    kind = type(original) if isinstance(original, Exception) else None
-    if kind is None or issubclass(kind, SubEnvError | OSError):
-        return SubEnvError(index, exc_type, message, remote_traceback)
-    if kind not in _SUB_ENV_ERRORS:
-        combined: type[SubEnvError] | None
-        try:
-            combined = type("SubEnvError", (SubEnvError, kind), {"__module__": __name__})
-            combined(index, exc_type, message, remote_traceback)
-        except Exception:
-            combined = None
-        _SUB_ENV_ERRORS[kind] = combined
-    error_class = _SUB_ENV_ERRORS[kind] or SubEnvError
-    return error_class(index, exc_type, message, remote_traceback)
-
-
-class WorkerDiedError(Error, RuntimeError):
-    """A worker process exited while the parent waited on it; the vector env is closed."""
-
-
-class AsyncTimeoutError(Error, multiprocessing.TimeoutError, TimeoutError):
-    """A `*_wait(timeout=...)` ran out of time; the vector env is closed.
-
-    Both `multiprocessing.TimeoutError` (what Gymnasium raises) and the builtin
-    `TimeoutError`."""
-
 
 class AsyncState(enum.Enum):
     """What the parent is waiting for, so calls cannot interleave on the pipes."""
@@ -176,276 +96,6 @@ class AsyncState(enum.Enum):
     WAITING_RESET = "reset"
     WAITING_STEP = "step"
     WAITING_CALL = "call"
-
-
-class _Shared:
-    """A numpy array of `dtype`/`shape` in a raw shared ctypes buffer (picklable to children)."""
-
-    def __init__(self, ctx: BaseContext, dtype: np.dtype[Any], shape: tuple[int, ...]) -> None:
-        self.dtype = dtype.str
-        self.shape = shape
-        self.raw = ctx.RawArray("b", max(int(np.prod(shape)) * dtype.itemsize, 1))
-
-    def view(self) -> NDArray[Any]:
-        count = int(np.prod(self.shape))
-        return np.frombuffer(self.raw, dtype=self.dtype, count=count).reshape(self.shape)
-
-
-def _share(ctx: BaseContext, template: Any) -> Any:
-    """Shared buffers mirroring `template` (an array, or dicts/tuples of arrays), or None."""
-    if isinstance(template, np.ndarray):
-        return None if template.dtype == object else _Shared(ctx, template.dtype, template.shape)
-    if isinstance(template, dict):
-        parts = {key: _share(ctx, value) for key, value in template.items()}
-        return None if any(part is None for part in parts.values()) else parts
-    if isinstance(template, tuple):
-        items = tuple(_share(ctx, value) for value in template)
-        return None if any(item is None for item in items) else items
-    return None
-
-
-def _array_layout(space: Space[Any]) -> bool:
-    """Whether batches of `space` are arrays, or dicts/tuples of them, element by element
-    (so a worker can write each sub-env's observation into its row)."""
-    if isinstance(space, Box | Discrete | MultiDiscrete | MultiBinary):
-        return True
-    if isinstance(space, Dict):
-        return all(_array_layout(sub) for sub in space.spaces.values())
-    if isinstance(space, Tuple):
-        return all(_array_layout(sub) for sub in space.spaces)
-    return False
-
-
-def _views(shared: Any) -> Any:
-    if isinstance(shared, _Shared):
-        return shared.view()
-    if isinstance(shared, dict):
-        return {key: _views(value) for key, value in shared.items()}
-    return tuple(_views(value) for value in shared)
-
-
-def _write(view: Any, index: int, value: Any) -> None:
-    if isinstance(view, np.ndarray):
-        view[index] = value
-    elif isinstance(view, dict):
-        for key, part in view.items():
-            _write(part, index, value[key])
-    else:
-        for part, item in zip(view, value, strict=True):
-            _write(part, index, item)
-
-
-_HEADER = struct.Struct("!i")  # Connection's framing: a signed big-endian 4-byte length
-
-
-class _Channel:
-    """One end of a worker pipe: framed messages, each in one read and one write.
-
-    `Connection.recv_bytes` reads the length and the body with two system calls; with at
-    most one message in flight each way (the protocol is strict request and reply), one
-    read of up to 64 KiB gets a whole small message. The framing is Connection's, and
-    platforms without raw descriptors (Windows) use the Connection itself.
-    """
-
-    def __init__(self, conn: multiprocessing.connection.Connection) -> None:
-        self.conn = conn
-        self.fd = conn.fileno() if _RAW_FDS else -1
-
-    def send(self, payload: bytes) -> None:
-        if self.fd < 0:
-            self.conn.send_bytes(payload)
-            return
-        data = memoryview(_HEADER.pack(len(payload)) + payload)
-        while data:
-            data = data[os.write(self.fd, data):]
-
-    def recv(self) -> bytes:
-        if self.fd < 0:
-            return self.conn.recv_bytes()
-        chunk = os.read(self.fd, 65536)
-        while len(chunk) < _HEADER.size:
-            more = os.read(self.fd, 65536) if chunk else b""
-            if not more:
-                raise EOFError("the other end of the pipe is closed")
-            chunk += more
-        (size,) = _HEADER.unpack_from(chunk)
-        body = chunk[_HEADER.size:]
-        while len(body) < size:
-            more = os.read(self.fd, size - len(body))
-            if not more:
-                raise EOFError("the other end of the pipe closed mid-message")
-            body += more
-        return body
-
-
-def _error_reply(index: int, exc: BaseException) -> bytes:
-    try:
-        original: bytes | None = pickle.dumps(exc)
-    except Exception:
-        original = None
-    text = traceback.format_exc()
-    return pickle.dumps(("error", (index, type(exc).__name__, str(exc), text, original)))
-
-
-def _worker(
-    conn: multiprocessing.connection.Connection,
-    parent_conn: multiprocessing.connection.Connection | None,
-    env_fns: bytes | list[Callable[[], Env[Any, Any]]],
-    first: int,
-    shared: tuple[Any, _Shared | None, _Shared, _Shared, _Shared],
-    mode_value: str,
-    spin_seconds: float,
-) -> None:
-    """A worker's loop: build its sub-envs, then serve commands until `close` or EOF."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and closes us
-    channel = _Channel(conn)
-    if hasattr(os, "sched_setscheduler"):
-        # A batch-scheduled worker's wake-up does not preempt the parent, so the parent
-        # hands out every worker's step before any of them takes its core.
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-    if parent_conn is not None:
-        parent_conn.close()
-    index = first
-    try:
-        fns = pickle.loads(env_fns) if isinstance(env_fns, bytes) else env_fns
-        envs: list[Env[Any, Any]] = []
-        for local, fn in enumerate(fns):
-            index = first + local
-            envs.append(fn())
-    except BaseException as exc:
-        channel.send(_error_reply(index, exc))
-        return
-    channel.send(_OK)
-
-    obs_shared, act_shared, rew_shared, term_shared, trunc_shared = shared
-    observations = None if obs_shared is None else _views(obs_shared)
-    actions_view = None if act_shared is None else act_shared.view()
-    rewards = rew_shared.view()
-    terminations = term_shared.view()
-    truncations = trunc_shared.view()
-    mode = AutoresetMode(mode_value)
-    same_step = mode is AutoresetMode.SAME_STEP
-    next_step = mode is AutoresetMode.NEXT_STEP
-    count = len(envs)
-    last = first + count
-    pending = [False] * count
-    array_obs = isinstance(observations, np.ndarray)
-    poller = None
-    if spin_seconds and _CAN_SPIN:
-        poller = select.poll()
-        poller.register(channel.fd, select.POLLIN)
-
-    while True:
-        if poller is not None:
-            _spin_until_readable(poller, spin_seconds)
-        try:
-            message = channel.recv()
-        except (EOFError, OSError):
-            break
-        data: Any = None
-        if message == _STEP:
-            command = "step"
-        else:
-            command, data = pickle.loads(message)
-        try:
-            if command == "step":
-                rows = actions_view[first:last].copy() if data is None else data  # type: ignore[index]
-                report: dict[str, list[Any]] = {}
-                for local, env in enumerate(envs):
-                    index = first + local
-                    if next_step and pending[local]:
-                        obs, info = env.reset()
-                        pending[local] = False
-                        rewards[index] = 0.0
-                        terminations[index] = False
-                        truncations[index] = False
-                    else:
-                        obs, reward, terminated, truncated, info = env.step(rows[local])
-                        rewards[index] = reward
-                        terminations[index] = terminated
-                        truncations[index] = truncated
-                        if terminated or truncated:
-                            if same_step:
-                                final = (index, detached(obs), info)
-                                report.setdefault("finals", []).append(final)
-                                obs, info = env.reset()
-                            elif next_step:
-                                pending[local] = True
-                    if array_obs:
-                        observations[index] = obs  # type: ignore[index]
-                    elif observations is not None:
-                        _write(observations, index, obs)
-                    else:
-                        report.setdefault("obs", []).append(obs)
-                    if info:
-                        report.setdefault("infos", []).append((index, info))
-                channel.send(pickle.dumps(("ok", report)) if report else _OK)
-            elif command == "reset":
-                seeds, options, mask = data
-                infos: list[tuple[int, Any]] = []
-                obs_list: list[Any] = []
-                for local, env in enumerate(envs):
-                    index = first + local
-                    if mask is not None and not mask[local]:
-                        continue
-                    obs, info = env.reset(seed=seeds[local], options=options)
-                    pending[local] = False
-                    if observations is not None:
-                        _write(observations, index, obs)
-                    else:
-                        obs_list.append((index, obs))
-                    if info:
-                        infos.append((index, info))
-                channel.send(pickle.dumps(("ok", {"infos": infos, "obs": obs_list})))
-            elif command == "call":
-                name, args, kwargs = data
-                results = []
-                for local, env in enumerate(envs):
-                    index = first + local
-                    member = _attr(env, name)
-                    results.append(member(*args, **kwargs) if callable(member) else member)
-                channel.send(pickle.dumps(("ok", results)))
-            elif command == "get_attr":
-                results = []
-                for local, env in enumerate(envs):
-                    index = first + local
-                    results.append(_attr(env, data))
-                channel.send(pickle.dumps(("ok", results)))
-            elif command == "set_attr":
-                name, values = data
-                for local, (env, value) in enumerate(zip(envs, values, strict=True)):
-                    index = first + local
-                    set_sub_env_attr(env, name, value)
-                channel.send(pickle.dumps(("ok", None)))
-            elif command == "close":
-                for local, env in enumerate(envs):
-                    index = first + local
-                    env.close()
-                channel.send(pickle.dumps(("ok", None)))
-                break
-            else:
-                raise RuntimeError(f"unknown worker command {command!r}")
-        except Exception as exc:
-            channel.send(_error_reply(index, exc))
-    conn.close()
-
-
-def _attr(env: Env[Any, Any], name: str) -> Any:
-    getter = getattr(env, "get_wrapper_attr", None)
-    return getter(name) if getter is not None else getattr(env, name)
-
-
-EnvFns = list[Callable[[], Env[Any, Any]]]
-
-
-def _pickle_fns(fns: EnvFns) -> bytes | EnvFns:
-    """Env functions as cloudpickle bytes (lambdas and closures survive `spawn`) if we can."""
-    try:
-        import cloudpickle
-    except ImportError:
-        return fns
-    return cloudpickle.dumps(fns)
 
 
 class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
@@ -633,21 +283,21 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         obs_template = create_empty_array(self.single_observation_space, self.num_envs)
         obs_shared = None
         if shared_memory:
-            if _array_layout(self.single_observation_space):
-                obs_shared = _share(ctx, obs_template)
+            if array_layout(self.single_observation_space):
+                obs_shared = share(ctx, obs_template)
             if obs_shared is None:
-                _check_shareable(self.single_observation_space, ctx)
-        self._observations: Any = obs_template if obs_shared is None else _views(obs_shared)
+                check_shareable(self.single_observation_space, ctx)
+        self._observations: Any = obs_template if obs_shared is None else views(obs_shared)
         act_template = create_empty_array(self.single_action_space, self.num_envs)
         act_shared = (
-            _Shared(ctx, act_template.dtype, act_template.shape)
+            Shared(ctx, act_template.dtype, act_template.shape)
             if isinstance(act_template, np.ndarray) and act_template.dtype != object
             else None
         )
         self._actions = None if act_shared is None else act_shared.view()
-        rew_shared = _Shared(ctx, np.dtype(np.float64), (self.num_envs,))
-        term_shared = _Shared(ctx, np.dtype(np.bool_), (self.num_envs,))
-        trunc_shared = _Shared(ctx, np.dtype(np.bool_), (self.num_envs,))
+        rew_shared = Shared(ctx, np.dtype(np.float64), (self.num_envs,))
+        term_shared = Shared(ctx, np.dtype(np.bool_), (self.num_envs,))
+        trunc_shared = Shared(ctx, np.dtype(np.bool_), (self.num_envs,))
         self._rewards = rew_shared.view()
         self._terminations = term_shared.view()
         self._truncations = trunc_shared.view()
@@ -662,7 +312,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             with clear_mpi_env_vars():
                 self._start_workers(ctx, fns, shared, daemon)
             self.closed = False
-            self._waiter = _Waiter(self._conns, self._processes, self.spin_seconds)
+            self._waiter = Waiter(self._conns, self._processes, self.spin_seconds)
             self._raise_errors(self._gather("start"))
             sub_env_spaces = list(zip(self.get_attr("observation_space"),
                                       self.get_attr("action_space"), strict=True))
@@ -683,9 +333,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         for first, last in self._blocks:
             parent_conn, child_conn = ctx.Pipe()
             process = ctx.Process(  # type: ignore[attr-defined]
-                target=_worker,
+                target=run_worker,
                 name=f"protogym-AsyncVectorEnv-{first}-{last - 1}",
-                args=(child_conn, parent_conn, _pickle_fns(fns[first:last]), first, shared,
+                args=(child_conn, parent_conn, pickle_fns(fns[first:last]), first, shared,
                       self._autoreset_mode.value, self.spin_seconds),
                 daemon=daemon,
             )
@@ -747,15 +397,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         `AsyncTimeoutError`."""
         self._check_waiting(AsyncState.WAITING_RESET, "reset_wait", "reset_async")
         replies = self._raise_errors(self._gather("reset", timeout))
-        infos: dict[str, Any] = {}
-        obs_by_index: dict[int, Any] = {}
-        for reply in replies:
-            assert isinstance(reply, dict)
-            for index, info in reply["infos"]:
-                add_info(infos, info, index, self.num_envs)
-            obs_by_index.update(reply["obs"])
-        if obs_by_index:
-            self._collect_obs(obs_by_index)
+        infos, obs_rows = merge_reports(replies, self.num_envs)
+        if obs_rows:
+            self._collect_obs(dict(obs_rows))
         return self._batch(), infos
 
     def step(self, actions: ActT) -> VectorStepResult[ObsT_co]:
@@ -785,7 +429,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                     f"step() needs actions of shape {buffer.shape} ({self.num_envs} "
                     f"sub-envs), got {actions!r}: {exc}"
                 ) from None
-            self._send("step", [_STEP] * self.num_workers)
+            self._send("step", [STEP] * self.num_workers)
         else:
             items = action_rows(actions, self.action_space, self.num_envs)
             self._send("step", [
@@ -799,23 +443,11 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         if self._state is not AsyncState.WAITING_STEP:
             self._check_waiting(AsyncState.WAITING_STEP, "step_wait", "step_async")
         replies = self._raise_errors(self._gather("step", timeout))
-        infos: dict[str, Any] = {}
-        num_envs = self.num_envs
-        obs_list: list[Any] = []
-        finals: list[tuple[int, Any, Any]] = []
-        for reply in replies:
-            if reply is None:
-                continue
-            finals.extend(reply.get("finals", ()))
-            for index, info in reply.get("infos", ()):
-                add_info(infos, info, index, num_envs)
-            obs_list.extend(reply.get("obs", ()))
-        if obs_list:
+        infos, obs_rows = merge_reports(replies, self.num_envs)
+        if obs_rows:
             self._observations = concatenate(
-                self.single_observation_space, obs_list, self._observations
+                self.single_observation_space, [obs for _, obs in obs_rows], self._observations
             )
-        if finals:
-            add_finals(infos, finals, num_envs)
         return (
             self._batch(),
             self._rewards.copy(),
@@ -935,7 +567,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         replies: list[bytes] = []
         try:
             replies = self._waiter.gather(timeout)
-        except _Dead as dead:
+        except Dead as dead:
             raise self._died(dead.args[0], what) from None
         except TimeoutError:
             self._state = AsyncState.DEFAULT
@@ -950,9 +582,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def _raise_errors(self, replies: list[bytes]) -> list[Any]:
         """Decoded replies; the first sub-env error (lowest index) is raised here."""
         decoded: list[Any] = []
-        failure: tuple[int, str, str, str, bytes | None] | None = None
+        failure: ErrorPayload | None = None
         for reply in replies:
-            if reply == _OK:
+            if reply == OK:
                 decoded.append(None)
                 continue
             status, payload = pickle.loads(reply)
@@ -963,11 +595,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 failure = payload
             decoded.append(None)
         if failure is not None:
-            index, exc_type, message, remote_tb, pickled = failure
-            cause: BaseException | None = None
-            with contextlib.suppress(Exception):
-                cause = pickle.loads(pickled) if pickled is not None else None
-            raise sub_env_error(index, exc_type, message, remote_tb, cause) from cause
+            raise_sub_env_error(failure)
         return decoded
 
     def _collect_obs(self, obs_by_index: dict[int, Any]) -> None:
@@ -1025,7 +653,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             if getattr(self, "_state", AsyncState.DEFAULT) is not AsyncState.DEFAULT:
                 try:
                     self._waiter.gather(patience)
-                except (_Dead, TimeoutError):
+                except (Dead, TimeoutError):
                     terminate = True
             message = pickle.dumps(("close", None))
             for channel in self._waiter.channels:
@@ -1056,97 +684,3 @@ def _check_positive(name: str, value: object) -> None:
         isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1
     ):
         raise ValueError(f"{name} must be a positive int or None, got {value!r}")
-
-
-def _check_shareable(space: Space[Any], ctx: BaseContext) -> None:
-    """Refuse, with Gymnasium's exception classes, a space shared memory cannot hold.
-
-    Spaces whose batches are arrays are laid out by this module; for the others the rule
-    is `create_shared_memory`'s (which also accepts custom rules): a space it can lay out
-    is accepted, and its observations travel through the pipes.
-    """
-    from protogym.vector.utils.shared_memory import create_shared_memory
-
-    try:
-        create_shared_memory(space, n=1, ctx=ctx)
-    except CustomSpaceError as exc:
-        raise UnshareableSpaceError(
-            f"AsyncVectorEnv(shared_memory=True) cannot share observations of {space}: "
-            f"{exc}. Pass shared_memory=False to send them through the pipes instead"
-        ) from exc
-
-
-class UnshareableSpaceError(CustomSpaceError, ValueError):
-    """`AsyncVectorEnv(shared_memory=True)` was given an observation space that cannot be
-    laid out in shared memory. A `CustomSpaceError` and `TypeError` (Gymnasium's class for
-    `Graph` and `Sequence`) and a `ValueError` (its class for unknown custom spaces)."""
-
-
-class _Dead(Exception):  # noqa: N818 - internal signal, never escapes
-    """Internal: worker `args[0]` exited before replying."""
-
-
-class _Waiter:
-    """Waits for one reply per worker on the pipes and the process sentinels at once."""
-
-    def __init__(
-        self,
-        conns: list[multiprocessing.connection.Connection],
-        processes: list[BaseProcess],
-        spin_seconds: float,
-    ) -> None:
-        self._conns = conns
-        self._spin_seconds = spin_seconds if _CAN_SPIN else 0.0
-        self.channels = [_Channel(conn) for conn in conns]
-        self._processes = processes
-        self._owner: dict[int, int] = {}
-        self._poller = select.poll() if hasattr(select, "poll") else None
-        for worker, (conn, process) in enumerate(zip(conns, processes, strict=True)):
-            self._owner[conn.fileno()] = worker
-            self._owner[process.sentinel] = ~worker
-            if self._poller is not None:
-                self._poller.register(conn.fileno(), select.POLLIN)
-                self._poller.register(process.sentinel, select.POLLIN)
-
-    def gather(self, timeout: float | None) -> list[bytes]:
-        conns = self._conns
-        replies: list[bytes | None] = [None] * len(conns)
-        remaining = len(conns)
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while remaining:
-            seconds = _POLL_SECONDS
-            if deadline is not None:
-                seconds = max(0.0, min(seconds, deadline - time.monotonic()))
-            ready = self._ready(seconds)
-            if not ready:
-                for worker, process in enumerate(self._processes):
-                    if replies[worker] is None and not process.is_alive():
-                        raise _Dead(worker)
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise TimeoutError
-                continue
-            for key in ready:
-                worker = self._owner[key]
-                if worker < 0:
-                    worker = ~worker
-                    if replies[worker] is None and not conns[worker].poll(0):
-                        raise _Dead(worker)
-                    continue
-                if replies[worker] is not None:
-                    continue
-                try:
-                    replies[worker] = self.channels[worker].recv()
-                except (EOFError, OSError):
-                    raise _Dead(worker) from None
-                remaining -= 1
-        return replies  # type: ignore[return-value]
-
-    def _ready(self, seconds: float) -> list[int]:
-        if self._poller is not None:
-            if self._spin_seconds:
-                _spin_until_readable(self._poller, min(self._spin_seconds, seconds))
-            return [fd for fd, _ in self._poller.poll(int(seconds * 1000))]
-        objects: list[Any] = [*self._conns, *(p.sentinel for p in self._processes)]
-        ready: list[Any] = multiprocessing.connection.wait(objects, seconds)
-        return [obj if isinstance(obj, int) else obj.fileno() for obj in ready]
-

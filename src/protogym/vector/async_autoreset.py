@@ -1,0 +1,122 @@
+"""Autoreset bookkeeping of `AsyncVectorEnv`, on both sides of the pipe.
+
+In the worker, `AutoresetBlock` steps and resets its sub-envs under the vector env's autoreset
+mode (next-step's pending resets, same-step's final observations) and writes each result
+into its shared rows; what does not fit shared memory goes in a report. In the parent,
+`merge_reports` folds the workers' reports into one batched info dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from protogym.core import Env
+from protogym.vector.async_shared import write_row
+from protogym.vector.sync_vector_env import detached
+from protogym.vector.utils.infos import add_finals, add_info
+from protogym.vector.vector_env import AutoresetMode
+
+__all__ = ["Report", "AutoresetBlock", "merge_reports"]
+
+Report = dict[str, list[Any]]
+"""A worker's reply beyond shared memory: ``"infos"`` (index, info), ``"finals"`` (index,
+final observation, final info) and ``"obs"`` (index, observation), each only if any."""
+
+
+class AutoresetBlock:
+    """Sub-envs `first..first+len(envs)-1` of a vector env, as one worker runs them.
+
+    `observations` is the shared batch (an array, dicts/tuples of arrays) or None when
+    observations travel in the report; `rewards`, `terminations` and `truncations` are the
+    shared per-sub-env arrays. Rows are indexed by the sub-env's index in the vector env.
+    """
+
+    def __init__(
+        self,
+        envs: list[Env[Any, Any]],
+        first: int,
+        mode: AutoresetMode,
+        observations: Any,
+        rewards: NDArray[np.float64],
+        terminations: NDArray[np.bool_],
+        truncations: NDArray[np.bool_],
+    ) -> None:
+        self.envs = envs
+        self.first = first
+        self.same_step = mode is AutoresetMode.SAME_STEP
+        self.next_step = mode is AutoresetMode.NEXT_STEP
+        self.pending = [False] * len(envs)  # next-step: reset on the next step
+        self.observations = observations
+        self.array_obs = isinstance(observations, np.ndarray)
+        self.rewards = rewards
+        self.terminations = terminations
+        self.truncations = truncations
+
+    def step(self, local: int, action: Any, report: Report) -> None:
+        """Step (or, next-step mode after an episode's end, reset) sub-env `local`."""
+        index = self.first + local
+        env = self.envs[local]
+        if self.next_step and self.pending[local]:
+            obs, info = env.reset()
+            self.pending[local] = False
+            self.rewards[index] = 0.0
+            self.terminations[index] = False
+            self.truncations[index] = False
+        else:
+            obs, reward, terminated, truncated, info = env.step(action)
+            self.rewards[index] = reward
+            self.terminations[index] = terminated
+            self.truncations[index] = truncated
+            if terminated or truncated:
+                if self.same_step:
+                    report.setdefault("finals", []).append((index, detached(obs), info))
+                    obs, info = env.reset()
+                elif self.next_step:
+                    self.pending[local] = True
+        self._store(index, obs, report)
+        if info:
+            report.setdefault("infos", []).append((index, info))
+
+    def reset(
+        self, local: int, seed: int | None, options: dict[str, Any] | None, report: Report
+    ) -> None:
+        """Reset sub-env `local` with `seed` and `options`; cancels a pending autoreset."""
+        index = self.first + local
+        obs, info = self.envs[local].reset(seed=seed, options=options)
+        self.pending[local] = False
+        self._store(index, obs, report)
+        if info:
+            report.setdefault("infos", []).append((index, info))
+
+    def _store(self, index: int, obs: Any, report: Report) -> None:
+        observations = self.observations
+        if self.array_obs:
+            observations[index] = obs
+        elif observations is not None:
+            write_row(observations, index, obs)
+        else:
+            report.setdefault("obs", []).append((index, obs))
+
+
+def merge_reports(reports: Iterable[Report | None], num_envs: int) -> tuple[
+    dict[str, Any], list[tuple[int, Any]]
+]:
+    """The batched infos (with same-step finals) of the workers' reports, and the
+    observations that came by pipe as (index, observation), in the workers' order."""
+    infos: dict[str, Any] = {}
+    obs_rows: list[tuple[int, Any]] = []
+    finals: list[tuple[int, Any, Any]] = []
+    for report in reports:
+        if not report:
+            continue
+        finals.extend(report.get("finals", ()))
+        for index, info in report.get("infos", ()):
+            add_info(infos, info, index, num_envs)
+        obs_rows.extend(report.get("obs", ()))
+    if finals:
+        add_finals(infos, finals, num_envs)
+    return infos, obs_rows

@@ -1,0 +1,155 @@
+"""The pipe half of `AsyncVectorEnv`'s transport: framed messages between the parent and
+each worker, and the parent's wait for replies on the pipes and the workers' process
+sentinels together (a worker that dies is noticed at once, never waited on)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+import select
+import struct
+import time
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+__all__ = [
+    "CAN_SPIN",
+    "DEFAULT_SPIN_SECONDS",
+    "OK",
+    "STEP",
+    "Channel",
+    "Dead",
+    "Waiter",
+    "spin_until_readable",
+]
+
+STEP = b"s"  # step with the actions already in shared memory
+OK = b"k"  # step done, nothing to report beyond shared memory
+_POLL_SECONDS = 1.0
+_RAW_FDS = hasattr(select, "poll")  # POSIX: pipes are descriptors we can read directly
+CAN_SPIN = _RAW_FDS and hasattr(os, "sched_yield")
+DEFAULT_SPIN_SECONDS = 50e-6
+_HEADER = struct.Struct("!i")  # Connection's framing: a signed big-endian 4-byte length
+
+
+def spin_until_readable(poller: select.poll, seconds: float) -> None:
+    """Poll without sleeping for up to `seconds`, giving the core away between polls.
+
+    Waking a process that sleeps in the kernel takes tens of microseconds (more on a
+    virtual machine), several times a CartPole step; a reply or command that arrives
+    within the spin is read with no wake-up at all. `sched_yield` lets any other runnable
+    process (the parent, another worker) have the core meanwhile.
+    """
+    deadline = time.perf_counter() + seconds
+    while not poller.poll(0) and time.perf_counter() < deadline:
+        os.sched_yield()
+
+
+class Channel:
+    """One end of a worker pipe: framed messages, each in one read and one write.
+
+    `Connection.recv_bytes` reads the length and the body with two system calls; with at
+    most one message in flight each way (the protocol is strict request and reply), one
+    read of up to 64 KiB gets a whole small message. The framing is Connection's, and
+    platforms without raw descriptors (Windows) use the Connection itself.
+    """
+
+    def __init__(self, conn: multiprocessing.connection.Connection) -> None:
+        self.conn = conn
+        self.fd = conn.fileno() if _RAW_FDS else -1
+
+    def send(self, payload: bytes) -> None:
+        if self.fd < 0:
+            self.conn.send_bytes(payload)
+            return
+        data = memoryview(_HEADER.pack(len(payload)) + payload)
+        while data:
+            data = data[os.write(self.fd, data):]
+
+    def recv(self) -> bytes:
+        if self.fd < 0:
+            return self.conn.recv_bytes()
+        chunk = os.read(self.fd, 65536)
+        while len(chunk) < _HEADER.size:
+            more = os.read(self.fd, 65536) if chunk else b""
+            if not more:
+                raise EOFError("the other end of the pipe is closed")
+            chunk += more
+        (size,) = _HEADER.unpack_from(chunk)
+        body = chunk[_HEADER.size:]
+        while len(body) < size:
+            more = os.read(self.fd, size - len(body))
+            if not more:
+                raise EOFError("the other end of the pipe closed mid-message")
+            body += more
+        return body
+
+
+class Dead(Exception):  # noqa: N818 - internal signal, never escapes
+    """Internal: worker `args[0]` exited before replying."""
+
+
+class Waiter:
+    """Waits for one reply per worker on the pipes and the process sentinels at once."""
+
+    def __init__(
+        self,
+        conns: list[multiprocessing.connection.Connection],
+        processes: list[BaseProcess],
+        spin_seconds: float,
+    ) -> None:
+        self._conns = conns
+        self._spin_seconds = spin_seconds if CAN_SPIN else 0.0
+        self.channels = [Channel(conn) for conn in conns]
+        self._processes = processes
+        self._owner: dict[int, int] = {}
+        self._poller = select.poll() if hasattr(select, "poll") else None
+        for worker, (conn, process) in enumerate(zip(conns, processes, strict=True)):
+            self._owner[conn.fileno()] = worker
+            self._owner[process.sentinel] = ~worker
+            if self._poller is not None:
+                self._poller.register(conn.fileno(), select.POLLIN)
+                self._poller.register(process.sentinel, select.POLLIN)
+
+    def gather(self, timeout: float | None) -> list[bytes]:
+        conns = self._conns
+        replies: list[bytes | None] = [None] * len(conns)
+        remaining = len(conns)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while remaining:
+            seconds = _POLL_SECONDS
+            if deadline is not None:
+                seconds = max(0.0, min(seconds, deadline - time.monotonic()))
+            ready = self._ready(seconds)
+            if not ready:
+                for worker, process in enumerate(self._processes):
+                    if replies[worker] is None and not process.is_alive():
+                        raise Dead(worker)
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise TimeoutError
+                continue
+            for key in ready:
+                worker = self._owner[key]
+                if worker < 0:
+                    worker = ~worker
+                    if replies[worker] is None and not conns[worker].poll(0):
+                        raise Dead(worker)
+                    continue
+                if replies[worker] is not None:
+                    continue
+                try:
+                    replies[worker] = self.channels[worker].recv()
+                except (EOFError, OSError):
+                    raise Dead(worker) from None
+                remaining -= 1
+        return replies  # type: ignore[return-value]
+
+    def _ready(self, seconds: float) -> list[int]:
+        if self._poller is not None:
+            if self._spin_seconds:
+                spin_until_readable(self._poller, min(self._spin_seconds, seconds))
+            return [fd for fd, _ in self._poller.poll(int(seconds * 1000))]
+        objects: list[Any] = [*self._conns, *(p.sentinel for p in self._processes)]
+        ready: list[Any] = multiprocessing.connection.wait(objects, seconds)
+        return [obj if isinstance(obj, int) else obj.fileno() for obj in ready]

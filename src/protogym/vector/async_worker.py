@@ -1,0 +1,144 @@
+"""The worker process of `AsyncVectorEnv`: builds its block of sub-envs, then serves the
+parent's commands (step, reset, call, get/set attribute, close) until told to close or its
+pipe closes. A sub-env's exception is sent back as a reply, never kills the worker."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing.connection
+import os
+import pickle
+import select
+import signal
+from collections.abc import Callable
+from typing import Any
+
+from protogym.core import Env
+from protogym.vector.async_autoreset import AutoresetBlock, Report
+from protogym.vector.async_errors import error_reply
+from protogym.vector.async_pipes import CAN_SPIN, OK, STEP, Channel, spin_until_readable
+from protogym.vector.async_shared import Shared, views
+from protogym.vector.sync_vector_env import set_sub_env_attr
+from protogym.vector.vector_env import AutoresetMode
+
+__all__ = ["EnvFns", "pickle_fns", "run_worker"]
+
+EnvFns = list[Callable[[], Env[Any, Any]]]
+
+
+def pickle_fns(fns: EnvFns) -> bytes | EnvFns:
+    """Env functions as cloudpickle bytes (lambdas and closures survive `spawn`) if we can."""
+    try:
+        import cloudpickle
+    except ImportError:
+        return fns
+    return cloudpickle.dumps(fns)
+
+
+def _attr(env: Env[Any, Any], name: str) -> Any:
+    getter = getattr(env, "get_wrapper_attr", None)
+    return getter(name) if getter is not None else getattr(env, name)
+
+
+def run_worker(
+    conn: multiprocessing.connection.Connection,
+    parent_conn: multiprocessing.connection.Connection | None,
+    env_fns: bytes | EnvFns,
+    first: int,
+    shared: tuple[Any, Shared | None, Shared, Shared, Shared],
+    mode_value: str,
+    spin_seconds: float,
+) -> None:
+    """A worker's loop: build its sub-envs, then serve commands until `close` or EOF."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and closes us
+    channel = Channel(conn)
+    if hasattr(os, "sched_setscheduler"):
+        # A batch-scheduled worker's wake-up does not preempt the parent, so the parent
+        # hands out every worker's step before any of them takes its core.
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    if parent_conn is not None:
+        parent_conn.close()
+    index = first
+    try:
+        fns = pickle.loads(env_fns) if isinstance(env_fns, bytes) else env_fns
+        envs: list[Env[Any, Any]] = []
+        for local, fn in enumerate(fns):
+            index = first + local
+            envs.append(fn())
+    except BaseException as exc:
+        channel.send(error_reply(index, exc))
+        return
+    channel.send(OK)
+
+    obs_shared, act_shared, rew_shared, term_shared, trunc_shared = shared
+    block = AutoresetBlock(
+        envs,
+        first,
+        AutoresetMode(mode_value),
+        None if obs_shared is None else views(obs_shared),
+        rew_shared.view(),
+        term_shared.view(),
+        trunc_shared.view(),
+    )
+    actions_view = None if act_shared is None else act_shared.view()
+    last = first + len(envs)
+    poller = None
+    if spin_seconds and CAN_SPIN:
+        poller = select.poll()
+        poller.register(channel.fd, select.POLLIN)
+
+    while True:
+        if poller is not None:
+            spin_until_readable(poller, spin_seconds)
+        try:
+            message = channel.recv()
+        except (EOFError, OSError):
+            break
+        data: Any = None
+        if message == STEP:
+            command = "step"
+        else:
+            command, data = pickle.loads(message)
+        local = 0
+        try:
+            if command == "step":
+                rows = actions_view[first:last].copy() if data is None else data  # type: ignore[index]
+                report: Report = {}
+                for local in range(len(envs)):
+                    block.step(local, rows[local], report)
+                channel.send(pickle.dumps(("ok", report)) if report else OK)
+            elif command == "reset":
+                seeds, options, mask = data
+                report = {}
+                for local in range(len(envs)):
+                    if mask is None or mask[local]:
+                        block.reset(local, seeds[local], options, report)
+                channel.send(pickle.dumps(("ok", report)))
+            elif command == "call":
+                name, args, kwargs = data
+                results = []
+                for local in range(len(envs)):
+                    member = _attr(envs[local], name)
+                    results.append(member(*args, **kwargs) if callable(member) else member)
+                channel.send(pickle.dumps(("ok", results)))
+            elif command == "get_attr":
+                results = []
+                for local in range(len(envs)):
+                    results.append(_attr(envs[local], data))
+                channel.send(pickle.dumps(("ok", results)))
+            elif command == "set_attr":
+                name, values = data
+                for local in range(len(envs)):
+                    set_sub_env_attr(envs[local], name, values[local])
+                channel.send(pickle.dumps(("ok", None)))
+            elif command == "close":
+                for local in range(len(envs)):
+                    envs[local].close()
+                channel.send(pickle.dumps(("ok", None)))
+                break
+            else:
+                raise RuntimeError(f"unknown worker command {command!r}")
+        except Exception as exc:
+            channel.send(error_reply(first + local, exc))
+    conn.close()
