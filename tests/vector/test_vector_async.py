@@ -347,7 +347,7 @@ def test_dict_observations_batch_through_shared_memory_or_pipes(shared_memory: b
 def test_actions_of_the_wrong_shape_or_kind_are_refused() -> None:
     with AsyncVectorEnv(countdowns(2), num_workers=1) as env:
         env.reset(seed=0)
-        with pytest.raises(ValueError, match=r"actions of shape \(2,\) \(2 sub-envs\)"):
+        with pytest.raises(ValueError, match=r"batch of 2 actions, an array of shape \(2,\)"):
             env.step(np.ones(3, dtype=np.int64))
         with pytest.raises(TypeError, match="batch of 2 actions"):
             env.step(np.int64(1))

@@ -237,7 +237,13 @@ def test_dict_observations_and_list_actions_batch_like_sync(
     for _ in range(4):
         assert_same(sync.step([1, 2, 0]), ray_env.step([1, 2, 0]))
     with pytest.raises(ValueError, match=r"step\(\) needs one action per sub-env \(3\), got 2"):
+        ray_env.step([1, 2])
+    with pytest.raises(ValueError, match=r"shape \(3,\) .*got an array of shape \(2,\)"):
         ray_env.step(np.array([1, 2]))
+    with pytest.raises(ValueError, match=r"got an array of shape \(3, 1\)"):
+        ray_env.step(np.array([[1], [2], [0]]))
+    # refused before any actor stepped: the env goes on in step with the sync one
+    assert_same(sync.step([0, 1, 2]), ray_env.step(np.array([0, 1, 2])))
 
 
 @slow

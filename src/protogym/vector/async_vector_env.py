@@ -25,6 +25,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, Literal, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from protogym.core import Env
 from protogym.error import (
@@ -61,6 +62,7 @@ from protogym.vector.sync_vector_env import (
     reset_mask_of,
     values_per_env,
     without_reset_mask,
+    wrong_action_batch,
 )
 from protogym.vector.utils.misc import clear_mpi_env_vars
 from protogym.vector.vector_env import (
@@ -415,20 +417,12 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         ):
             # Arrays of another dtype go through the pipes, so each sub-env gets its row
             # as it is (as in SyncVectorEnv), not cast to the buffer's dtype.
-            if np.ndim(actions) == 0:  # type: ignore[arg-type]
+            if np.isscalar(actions) or (isinstance(actions, np.ndarray) and actions.ndim == 0):
                 raise TypeError(
                     f"step() takes a batch of {self.num_envs} actions (one per sub-env), got "
                     f"the single action {actions!r}"
                 )
-            try:  # same_kind: a float action for an int space is an error, not truncated
-                if np.shape(actions) != buffer.shape:  # type: ignore[call-overload]
-                    raise ValueError("the shape differs")
-                np.copyto(buffer, actions, casting="same_kind")  # type: ignore[arg-type]
-            except (ValueError, TypeError) as exc:
-                raise ValueError(
-                    f"step() needs actions of shape {buffer.shape} ({self.num_envs} "
-                    f"sub-envs), got {actions!r}: {exc}"
-                ) from None
+            copy_actions(actions, buffer)
             self._send("step", [STEP] * self.num_workers)
         else:
             items = action_rows(actions, self.action_space, self.num_envs)
@@ -677,6 +671,25 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
 _NOT_CALLABLE = frozenset({"reset", "step", "close"})
 _CLOSE_SECONDS = 5.0
+
+
+def copy_actions(actions: Any, destination: NDArray[Any]) -> None:
+    """Copy a batch of actions into `destination` (rows of the shared buffer); a batch of
+    the wrong shape, or one that cannot be stored without changing its kind (a float action
+    for an int space), is a `ValueError` before anything reaches a worker."""
+    try:
+        shape: tuple[int, ...] | None = np.shape(actions)
+    except ValueError:  # a ragged list
+        shape = None
+    if shape != destination.shape:
+        raise wrong_action_batch(actions, destination.shape, len(destination))
+    try:
+        np.copyto(destination, actions, casting="same_kind")
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"step() needs actions numpy can store as {destination.dtype} without changing "
+            f"their kind, got {actions!r}: {exc}"
+        ) from None
 
 
 def _check_positive(name: str, value: object) -> None:

@@ -16,6 +16,10 @@ from numpy.typing import NDArray
 from protogym.core import Env, Wrapper
 from protogym.error import ClosedEnvironmentError
 from protogym.spaces import (
+    Box,
+    Discrete,
+    MultiBinary,
+    MultiDiscrete,
     batch_differing_spaces,
     batch_space,
     concatenate,
@@ -232,6 +236,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             self.single_action_space,
         )
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._action_shape = array_batch_shape(self.action_space)
         self._observations: Any = create_empty_array(self.single_observation_space, self.num_envs)
         self._array_obs = isinstance(self._observations, np.ndarray)
         self._needs_autoreset = np.zeros(self.num_envs, dtype=np.bool_)
@@ -289,7 +294,7 @@ class SyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         obs_list: list[Any] = []
         finals: list[tuple[int, Any, Any]] = []
         rows: Any = actions
-        if not (isinstance(actions, np.ndarray) and actions.ndim and len(actions) == num_envs):
+        if not (isinstance(actions, np.ndarray) and actions.shape == self._action_shape):
             rows = action_rows(actions, self.action_space, num_envs)
         index = 0
         try:
@@ -392,16 +397,48 @@ def detached(observation: Any) -> Any:
     return copy_module.deepcopy(observation)
 
 
+def array_batch_shape(action_space: Space[Any]) -> tuple[int, ...] | None:
+    """The shape every action batch of `action_space` (a batched space) must have when its
+    batches are plain arrays (batched `Box`, `Discrete`, `MultiDiscrete`, `MultiBinary`),
+    else None (dicts, tuples, custom spaces: their rows are counted instead)."""
+    if isinstance(action_space, Box | Discrete | MultiDiscrete | MultiBinary):
+        return action_space.shape
+    return None
+
+
+def wrong_action_batch(actions: Any, expected: tuple[int, ...], num_envs: int) -> ValueError:
+    """The error for an action batch whose shape is not `expected`: what was wanted, what
+    came, and how to build a right one."""
+    if isinstance(actions, np.ndarray):
+        got = f"an array of shape {actions.shape}"
+    else:
+        try:
+            got = f"{type(actions).__name__} of shape {np.shape(actions)}"
+        except ValueError:
+            got = f"a ragged {type(actions).__name__} (its rows differ in length)"
+    single = expected[1:]
+    each = f"an action of shape {single}" if single else "one action"
+    return ValueError(
+        f"step() needs a batch of {num_envs} actions, an array of shape {expected} "
+        f"({each} per sub-env), got {got}; stack one action per sub-env along the first "
+        "axis (env.action_space.sample() has the right shape)"
+    )
+
+
 def action_rows(actions: Any, action_space: Space[Any], num_envs: int) -> Any:
     """`actions` as something to zip with the sub-envs: an array, or a list of one action
     each. One action per sub-env is required: a scalar is a `TypeError`, a batch of the
-    wrong length a `ValueError`."""
+    wrong length, or an array of the wrong shape for an array space, a `ValueError` (raised
+    before any sub-env is stepped)."""
     if isinstance(actions, np.ndarray):
         if actions.ndim == 0:
             raise TypeError(
                 f"step() takes a batch of {num_envs} actions (one per sub-env), got the "
                 f"single action {actions!r}"
             )
+        expected = array_batch_shape(action_space)
+        if expected is not None and actions.dtype != object and actions.shape != expected:
+            raise wrong_action_batch(actions, expected, num_envs)
         count = len(actions)
         rows: Any = actions
     else:
