@@ -139,11 +139,11 @@ def test_normalize_observation_normalises_final_observations_without_updating() 
     np.testing.assert_allclose(final[:2], expected[:2], rtol=1e-6)
 
 
-def test_normalize_observation_refuses_a_partial_reset_and_a_bad_epsilon() -> None:
+def test_normalize_observation_checks_the_reset_mask_and_refuses_a_bad_epsilon() -> None:
     env = NormalizeObservation(SyncVectorEnv(countdowns(2), autoreset_mode="disabled"))
     env.reset(seed=0)
-    with pytest.raises(ValueError, match="cannot reset some sub-envs only"):
-        env.reset(options={"reset_mask": np.array([True, False])})
+    with pytest.raises(ValueError, match="no True entry"):
+        env.reset(options={"reset_mask": np.array([False, False])})
     env.reset(options={"reset_mask": np.array([True, True])})
     with pytest.raises(InvalidBound, match="epsilon > 0"):
         NormalizeObservation(SyncVectorEnv(countdowns(1)), epsilon=0.0)

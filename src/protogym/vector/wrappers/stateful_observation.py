@@ -24,7 +24,9 @@ class NormalizeObservation(VectorObservationWrapper[NDArray[np.float32], ActT, N
     Statistics are updated from every batch unless `update_running_mean` is set to False
     (freeze them for evaluation). The observation space becomes an unbounded float32 `Box`.
     Same-step final observations are normalised with the current statistics and not counted
-    again. A partial reset (``reset_mask``) is refused, as in Gymnasium.
+    again. A partial reset (``reset_mask``) counts only the observations of the sub-envs it
+    reset: the others' rows are the ones the last step returned, already counted (Gymnasium
+    refuses a partial reset here).
     """
 
     def __init__(self, env: VectorEnv[NDArray[Any], ActT, Any], epsilon: float = 1e-8) -> None:
@@ -50,12 +52,10 @@ class NormalizeObservation(VectorObservationWrapper[NDArray[np.float32], ActT, N
         options: dict[str, Any] | None = None,
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         mask = reset_mask_of(options, self.num_envs)
-        if mask is not None and not mask.all():
-            raise ValueError(
-                "NormalizeObservation cannot reset some sub-envs only: their observations "
-                "would be normalised apart from the batch; pass a reset_mask of all True"
-            )
-        return super().reset(seed=seed, options=options)
+        observations, infos = self.env.reset(seed=seed, options=options)
+        if self.update_running_mean:
+            self.obs_rms.update(observations if mask is None else observations[mask])
+        return self._normalise(observations), infos
 
     def observations(self, observations: NDArray[Any]) -> NDArray[np.float32]:
         if self.update_running_mean:

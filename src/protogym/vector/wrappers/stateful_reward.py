@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from protogym.error import InvalidBound
+from protogym.vector.sync_vector_env import reset_mask_of
 from protogym.vector.vector_env import AutoresetMode, VectorEnv, VectorStepResult
 from protogym.vector.wrappers.base import ActT, ObsT, VectorWrapper
 from protogym.wrappers.utils import RunningMeanStd
@@ -23,7 +24,8 @@ class NormalizeReward(VectorWrapper[ObsT, ActT, ObsT, ActT]):
     mode as Gymnasium 1.4 does: in next-step and disabled mode the step that only resets a
     sub-env is left out of them; in same-step mode every step counts, and a sub-env's return
     restarts at 0 after its episode ends, since the next step already belongs to a new one.
-    Statistics are updated every step unless `update_running_mean` is set to False.
+    Statistics are updated every step unless `update_running_mean` is set to False. A
+    partial reset (``reset_mask``) restarts the returns of the sub-envs it reset only.
     """
 
     def __init__(
@@ -48,9 +50,12 @@ class NormalizeReward(VectorWrapper[ObsT, ActT, ObsT, ActT]):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[ObsT, dict[str, Any]]:
-        self.accumulated_reward[:] = 0.0
-        self._prev_dones[:] = False
-        return self.env.reset(seed=seed, options=options)
+        mask = reset_mask_of(options, self.num_envs)
+        result = self.env.reset(seed=seed, options=options)
+        rows = slice(None) if mask is None else mask
+        self.accumulated_reward[rows] = 0.0
+        self._prev_dones[rows] = False
+        return result
 
     def step(self, actions: ActT) -> VectorStepResult[ObsT]:
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
