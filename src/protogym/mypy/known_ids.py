@@ -87,7 +87,7 @@ def looks_like_id(text: str) -> bool:
 
 # The registry's `BUILTIN_ID_PREFIXES`, repeated: importing the registry costs the checker
 # tens of milliseconds (a unit test keeps the two equal).
-FOREIGN_ID_PREFIXES = frozenset({"gymnasium"})
+FOREIGN_ID_PREFIXES = frozenset({"gymnasium", "gymnax"})
 
 
 def foreign(env_id: str) -> bool:

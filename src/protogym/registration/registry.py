@@ -39,10 +39,14 @@ from protogym.registration.env_spec import (
 )
 
 BUILTIN_ID_PREFIXES: Mapping[str, str] = MappingProxyType(
-    {"gymnasium": "protogym.interop.gymnasium:gymnasium_env_spec"}
+    {
+        "gymnasium": "protogym.interop.gymnasium:gymnasium_env_spec",
+        "gymnax": "protogym.interop.gymnax:gymnax_env_spec",
+    }
 )
 """Id prefixes every registry knows: ``gymnasium:[module:]id`` makes an id of Gymnasium's
-registry (needs the `gymnasium` extra; the module is imported only then)."""
+registry (needs the `gymnasium` extra), ``gymnax:id`` one of gymnax's (needs jax and gymnax,
+docs/interop/gymnax.md); each module is imported only then."""
 
 
 class Registry(MutableMapping[str, EnvSpec]):
