@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import time
 from typing import Any, ClassVar
 
 import numpy as np
@@ -106,3 +108,25 @@ def countdowns(num: int, **kwargs: Any) -> list[Any]:
                                **{k: v for k, v in kwargs.items() if k != "length"}))
         for i in range(num)
     ]
+
+
+class Sleepy(Countdown):
+    """Countdown whose every step sleeps 0-`max_ms` milliseconds (drawn from its own
+    generator seeded by `ident`, never from the env's), so sub-envs finish in a varying
+    order while their trajectories stay exact."""
+
+    def __init__(self, ident: int = 0, length: int = 3, max_ms: float = 2.0, **kwargs: Any
+                 ) -> None:
+        super().__init__(ident=ident, length=length, **kwargs)
+        self.delays = np.random.default_rng(ident).uniform(0.0, max_ms / 1000, size=64)
+
+    def step(
+        self, action: np.int64
+    ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        time.sleep(float(self.delays[self.count % 64]))
+        return super().step(action)
+
+
+def sleepies(num: int, **kwargs: Any) -> list[Any]:
+    """Env functions for Sleepy sub-envs 0..num-1, sub-env i with `length = 2 + i`."""
+    return [functools.partial(Sleepy, ident=i, length=2 + i, **kwargs) for i in range(num)]

@@ -102,20 +102,24 @@ class AutoresetBlock:
             report.setdefault("obs", []).append((index, obs))
 
 
-def merge_reports(reports: Iterable[Report | None], num_envs: int) -> tuple[
-    dict[str, Any], list[tuple[int, Any]]
-]:
+def merge_reports(
+    reports: Iterable[Report | None], num_envs: int, rows: dict[int, int] | None = None
+) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
     """The batched infos (with same-step finals) of the workers' reports, and the
-    observations that came by pipe as (index, observation), in the workers' order."""
+    observations that came by pipe as (index, observation), in the workers' order.
+
+    `rows` maps a sub-env's index to its row in a partial batch of `num_envs` rows; without
+    it, a sub-env's row is its index."""
     infos: dict[str, Any] = {}
     obs_rows: list[tuple[int, Any]] = []
     finals: list[tuple[int, Any, Any]] = []
     for report in reports:
         if not report:
             continue
-        finals.extend(report.get("finals", ()))
+        for index, obs, info in report.get("finals", ()):
+            finals.append((index if rows is None else rows[index], obs, info))
         for index, info in report.get("infos", ()):
-            add_info(infos, info, index, num_envs)
+            add_info(infos, info, index if rows is None else rows[index], num_envs)
         obs_rows.extend(report.get("obs", ()))
     if finals:
         add_finals(infos, finals, num_envs)

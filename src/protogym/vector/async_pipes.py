@@ -16,6 +16,9 @@ from typing import Any
 __all__ = [
     "CAN_SPIN",
     "DEFAULT_SPIN_SECONDS",
+    "BATCH",
+    "DONE",
+    "INDEX",
     "OK",
     "STEP",
     "Channel",
@@ -26,6 +29,9 @@ __all__ = [
 
 STEP = b"s"  # step with the actions already in shared memory
 OK = b"k"  # step done, nothing to report beyond shared memory
+BATCH = b"b"  # step some sub-envs (int32 indices follow), one reply per sub-env
+DONE = b"d"  # one sub-env of a batch done (int32 index follows), nothing else to report
+INDEX = struct.Struct("=i")
 _POLL_SECONDS = 1.0
 _RAW_FDS = hasattr(select, "poll")  # POSIX: pipes are descriptors we can read directly
 CAN_SPIN = _RAW_FDS and hasattr(os, "sched_yield")
@@ -47,17 +53,19 @@ def spin_until_readable(poller: select.poll, seconds: float) -> None:
 
 
 class Channel:
-    """One end of a worker pipe: framed messages, each in one read and one write.
+    """One end of a worker pipe: framed messages, read with as few system calls as we can.
 
-    `Connection.recv_bytes` reads the length and the body with two system calls; with at
-    most one message in flight each way (the protocol is strict request and reply), one
-    read of up to 64 KiB gets a whole small message. The framing is Connection's, and
-    platforms without raw descriptors (Windows) use the Connection itself.
+    `Connection.recv_bytes` reads the length and the body with two system calls; one read
+    of up to 64 KiB gets a whole small message. Partial batches let a worker send several
+    replies in a row, so bytes read past the end of one message are kept for the next
+    (`buffered` says whether a whole one is waiting there). The framing is Connection's,
+    and platforms without raw descriptors (Windows) use the Connection itself.
     """
 
     def __init__(self, conn: multiprocessing.connection.Connection) -> None:
         self.conn = conn
         self.fd = conn.fileno() if _RAW_FDS else -1
+        self._rest = b""
 
     def send(self, payload: bytes) -> None:
         if self.fd < 0:
@@ -67,23 +75,32 @@ class Channel:
         while data:
             data = data[os.write(self.fd, data):]
 
+    def buffered(self) -> bool:
+        """Whether a whole message was already read and waits here (the pipe may be empty)."""
+        rest = self._rest
+        if len(rest) < _HEADER.size:
+            return False
+        size: int = _HEADER.unpack_from(rest)[0]
+        return len(rest) - _HEADER.size >= size
+
     def recv(self) -> bytes:
         if self.fd < 0:
             return self.conn.recv_bytes()
-        chunk = os.read(self.fd, 65536)
+        chunk = self._rest or os.read(self.fd, 65536)
         while len(chunk) < _HEADER.size:
             more = os.read(self.fd, 65536) if chunk else b""
             if not more:
                 raise EOFError("the other end of the pipe is closed")
             chunk += more
         (size,) = _HEADER.unpack_from(chunk)
-        body = chunk[_HEADER.size:]
-        while len(body) < size:
-            more = os.read(self.fd, size - len(body))
+        end = _HEADER.size + size
+        while len(chunk) < end:
+            more = os.read(self.fd, max(end - len(chunk), 65536))
             if not more:
                 raise EOFError("the other end of the pipe closed mid-message")
-            body += more
-        return body
+            chunk += more
+        self._rest = chunk[end:]
+        return chunk[_HEADER.size:end]
 
 
 class Dead(Exception):  # noqa: N818 - internal signal, never escapes
@@ -121,7 +138,7 @@ class Waiter:
             seconds = _POLL_SECONDS
             if deadline is not None:
                 seconds = max(0.0, min(seconds, deadline - time.monotonic()))
-            ready = self._ready(seconds)
+            ready = self._buffered() or self._ready(seconds)
             if not ready:
                 for worker, process in enumerate(self._processes):
                     if replies[worker] is None and not process.is_alive():
@@ -144,6 +161,40 @@ class Waiter:
                     raise Dead(worker) from None
                 remaining -= 1
         return replies  # type: ignore[return-value]
+
+    def collect(self, timeout: float | None) -> list[tuple[int, bytes]]:
+        """Every message that has arrived, as (worker, message), waiting up to `timeout`
+        seconds for at least one (an empty list: time ran out). A worker that has exited
+        with nothing left to read raises `Dead`."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            seconds = _POLL_SECONDS
+            if deadline is not None:
+                seconds = max(0.0, min(seconds, deadline - time.monotonic()))
+            ready = self._buffered() or self._ready(seconds)
+            messages: list[tuple[int, bytes]] = []
+            for key in ready:
+                worker = self._owner[key]
+                if worker < 0:
+                    worker = ~worker
+                    if not self.channels[worker].buffered() and not self._conns[worker].poll(0):
+                        raise Dead(worker)
+                    continue
+                channel = self.channels[worker]
+                try:
+                    messages.append((worker, channel.recv()))
+                    while channel.buffered():
+                        messages.append((worker, channel.recv()))
+                except (EOFError, OSError):
+                    raise Dead(worker) from None
+            if messages:
+                return messages
+            if not ready and deadline is not None and time.monotonic() >= deadline:
+                return []
+
+    def _buffered(self) -> list[int]:
+        """The pipes (as their descriptors) with a whole message already read."""
+        return [channel.fd for channel in self.channels if channel.buffered()]
 
     def _ready(self, seconds: float) -> list[int]:
         if self._poller is not None:

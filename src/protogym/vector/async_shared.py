@@ -14,7 +14,16 @@ from protogym.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Tup
 from protogym.spaces.space import Space
 from protogym.vector.async_errors import UnshareableSpaceError
 
-__all__ = ["Shared", "array_layout", "check_shareable", "share", "views", "write_row"]
+__all__ = [
+    "Shared",
+    "array_layout",
+    "check_shareable",
+    "put_rows",
+    "share",
+    "take_rows",
+    "views",
+    "write_row",
+]
 
 
 class Shared:
@@ -74,6 +83,27 @@ def write_row(view: Any, index: int, value: Any) -> None:
     else:
         for part, item in zip(view, value, strict=True):
             write_row(part, index, item)
+
+
+def take_rows(batch: Any, ids: NDArray[np.integer[Any]]) -> Any:
+    """Rows `ids` of an array-layout batch, in that order, as a new batch (a copy)."""
+    if isinstance(batch, np.ndarray):
+        return batch[ids]
+    if isinstance(batch, dict):
+        return {key: take_rows(value, ids) for key, value in batch.items()}
+    return tuple(take_rows(value, ids) for value in batch)
+
+
+def put_rows(batch: Any, ids: NDArray[np.integer[Any]], rows: Any) -> None:
+    """Store the batch `rows` as rows `ids` of the array-layout `batch`, in place."""
+    if isinstance(batch, np.ndarray):
+        batch[ids] = rows
+    elif isinstance(batch, dict):
+        for key, value in batch.items():
+            put_rows(value, ids, rows[key])
+    else:
+        for value, part in zip(batch, rows, strict=True):
+            put_rows(value, ids, part)
 
 
 def check_shareable(space: Space[Any], ctx: BaseContext) -> None:

@@ -18,6 +18,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.context import BaseContext
@@ -42,6 +43,7 @@ from protogym.spaces import (
 )
 from protogym.spaces.space import Space
 from protogym.vector.async_autoreset import merge_reports
+from protogym.vector.async_batches import BatchBook
 from protogym.vector.async_errors import (
     AsyncTimeoutError,
     ErrorPayload,
@@ -51,8 +53,16 @@ from protogym.vector.async_errors import (
     raise_sub_env_error,
     sub_env_error,
 )
-from protogym.vector.async_pipes import DEFAULT_SPIN_SECONDS, OK, STEP, Dead, Waiter
-from protogym.vector.async_shared import Shared, array_layout, check_shareable, share, views
+from protogym.vector.async_pipes import BATCH, DEFAULT_SPIN_SECONDS, OK, STEP, Dead, Waiter
+from protogym.vector.async_shared import (
+    Shared,
+    array_layout,
+    check_shareable,
+    share,
+    take_rows,
+    views,
+    write_row,
+)
 from protogym.vector.async_worker import EnvFns, pickle_fns, run_worker
 from protogym.vector.sync_vector_env import (
     ObservationMode,
@@ -125,6 +135,10 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     - `spin_seconds`: how long the parent and each worker poll for the other's next
       message, yielding the core, before sleeping: a tight stepping loop then skips most
       wake-ups; 0 never spins.
+    - `batch_size`: how many sub-envs `recv` returns (default: all). With fewer, `send`
+      and `recv` are EnvPool's asynchronous mode: `send(actions, env_ids)` starts those
+      sub-envs, `recv()` returns the first `batch_size` to finish, with ``info["env_id"]``
+      (see docs/vector.md). `step` stays the full-batch call.
     """
 
     single_observation_space: Space[Any]
@@ -148,6 +162,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         *,
         num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
+        batch_size: int | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -164,6 +179,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         max_concurrency: int | None = None,
         num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
+        batch_size: int | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -180,6 +196,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         max_concurrency: int | None = None,
         num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
+        batch_size: int | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -196,6 +213,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         *,
         num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
+        batch_size: int | None = None,
     ) -> None: ...
     def __init__(
         self,
@@ -211,6 +229,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         *,
         num_workers: int | None = None,
         spin_seconds: float = DEFAULT_SPIN_SECONDS,
+        batch_size: int | None = None,
     ) -> None:
         self.closed = True  # until the workers are up, so a failed start closes cleanly
         self._state = AsyncState.DEFAULT
@@ -233,6 +252,13 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             )
         _check_positive("num_workers", num_workers)
         _check_positive("max_concurrency", max_concurrency)
+        _check_positive("batch_size", batch_size)
+        if batch_size is not None and batch_size > len(fns):
+            raise ValueError(
+                f"batch_size must be at most the number of sub-envs ({len(fns)}), got "
+                f"{batch_size}; recv() returns that many sub-envs"
+            )
+        self.batch_size = len(fns) if batch_size is None else int(batch_size)
         if (
             isinstance(spin_seconds, bool)
             or not isinstance(spin_seconds, int | float)
@@ -309,6 +335,15 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         bounds = [worker * self.num_envs // workers for worker in range(workers + 1)]
         self._blocks: list[tuple[int, int]] = list(zip(bounds[:-1], bounds[1:], strict=True))  # noqa: RUF007
         self.num_workers = workers
+        self._worker_of = np.repeat(
+            np.arange(workers), [last - first for first, last in self._blocks]
+        )
+        self._book = (
+            BatchBook(self.num_envs, create_empty_array(self.single_observation_space,
+                                                        self.num_envs))
+            if array_layout(self.single_observation_space)
+            else None
+        )
         shared = (obs_shared, act_shared, rew_shared, term_shared, trunc_shared)
         try:
             with clear_mpi_env_vars():
@@ -381,10 +416,14 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> None:
-        """Send the resets to the workers without waiting; collect them with `reset_wait`."""
+        """Send the resets to the workers without waiting; collect them with `reset_wait`.
+
+        While `send` has sub-envs out, only the others can be reset (with a reset mask)."""
         self._check_ready("reset_async")
         seeds = seeds_for(seed, self.num_envs)
         mask = reset_mask_of(options, self.num_envs)
+        if self._book is not None and self._book.active():
+            self._check_reset_amid_batch(mask)
         if mask is not None:
             options = without_reset_mask(options)  # type: ignore[arg-type]
         self._send("reset", [
@@ -398,10 +437,14 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         """The results of the pending `reset_async`; after `timeout` seconds, close and raise
         `AsyncTimeoutError`."""
         self._check_waiting(AsyncState.WAITING_RESET, "reset_wait", "reset_async")
+        amid_batch = self._book is not None and self._book.active()
         replies = self._raise_errors(self._gather("reset", timeout))
         infos, obs_rows = merge_reports(replies, self.num_envs)
         if obs_rows:
             self._collect_obs(dict(obs_rows))
+        if amid_batch:
+            assert self._book is not None
+            return self._book.with_latest(self._observations), infos
         return self._batch(), infos
 
     def step(self, actions: ActT) -> VectorStepResult[ObsT_co]:
@@ -411,6 +454,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def step_async(self, actions: ActT) -> None:
         """Send `actions` to the workers without waiting; collect with `step_wait`."""
         self._check_ready("step_async")
+        self._check_no_batch("step")
         buffer = self._actions
         if buffer is not None and (
             not isinstance(actions, np.ndarray) or actions.dtype == buffer.dtype
@@ -450,6 +494,166 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             infos,
         )
 
+    # -- partial batches ---------------------------------------------------------------------
+
+    def send(self, actions: Any, env_ids: Any = None) -> None:
+        """Start stepping sub-envs `env_ids` (default: every one) with `actions`, one row
+        each in that order, without waiting; `recv` returns the first `batch_size` done.
+
+        The sub-envs must not be out already (sent, and not yet returned by `recv`).
+        """
+        self._check_ready("send")
+        book = self._partial_book("send")
+        ids = self._env_ids(env_ids)
+        busy = ids[book.busy()[ids]]
+        if len(busy):
+            raise ValueError(
+                f"send(): sub-envs {busy.tolist()} are still out (sent, and not yet returned "
+                "by recv()); recv() their results before sending them new actions"
+            )
+        count = len(ids)
+        buffer = self._actions
+        groups = [np.flatnonzero(self._worker_of[ids] == worker)
+                  for worker in range(self.num_workers)]
+        if buffer is not None and (
+            not isinstance(actions, np.ndarray) or actions.dtype == buffer.dtype
+        ):
+            staging = np.empty((count, *buffer.shape[1:]), dtype=buffer.dtype)
+            copy_actions(actions, staging, "send()")
+            buffer[ids] = staging
+            messages = {
+                worker: BATCH + (ids[group] - self._blocks[worker][0]).astype(np.int32).tobytes()
+                for worker, group in enumerate(groups) if len(group)
+            }
+        else:
+            rows = action_rows(actions, batch_space(self.single_action_space, count), count)
+            messages = {
+                worker: pickle.dumps(("batch", [
+                    (int(ids[position]) - self._blocks[worker][0], rows[position])
+                    for position in group.tolist()
+                ]))
+                for worker, group in enumerate(groups) if len(group)
+            }
+        book.start(ids, self._observations)
+        channels = self._waiter.channels
+        for worker, message in messages.items():
+            try:
+                channels[worker].send(message)
+            except OSError:
+                self._processes[worker].join(1.0)
+                raise self._died(worker, "send") from None
+
+    def recv(self, timeout: float | None = None) -> VectorStepResult[ObsT_co]:
+        """The first `batch_size` sub-envs to finish since `send`, in order of completion,
+        with ``info["env_id"]`` (int32) naming the sub-env of each row. After `timeout`
+        seconds, close and raise `AsyncTimeoutError`."""
+        self._check_ready("recv")
+        book = self._partial_book("recv")
+        count = self.batch_size
+        if book.out() == 0 and not book.failures:
+            raise NoAsyncCallError(
+                "recv() was called with no send() pending; call send(actions, env_ids) first",
+                "send",
+            )
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while len(book.done) < count and not book.failures:
+            if book.out() < count:
+                raise ValueError(
+                    f"recv() returns batch_size={count} sub-envs, but only {book.out()} are "
+                    f"out; send() actions for at least {count - book.out()} more first"
+                )
+            self._pump("recv", deadline, timeout)
+        if book.failures:
+            raise_sub_env_error(book.failures.pop(0))
+        entries = book.take(count)
+        ids = np.array([index for index, _ in entries], dtype=np.int32)
+        positions = {index: position for position, (index, _) in enumerate(entries)}
+        infos, obs_rows = merge_reports([report for _, report in entries], count, positions)
+        for index, obs in obs_rows:
+            write_row(self._observations, index, obs)
+        infos["env_id"] = ids
+        return (
+            take_rows(self._observations, ids),
+            self._rewards[ids],
+            self._terminations[ids],
+            self._truncations[ids],
+            infos,
+        )
+
+    def _partial_book(self, what: str) -> BatchBook:
+        if self._book is None:
+            raise TypeError(
+                f"{what}() needs observations that batch as arrays (Box, Discrete, "
+                f"MultiDiscrete, MultiBinary, or dicts/tuples of them), not "
+                f"{self.single_observation_space}; use step() instead"
+            )
+        return self._book
+
+    def _env_ids(self, env_ids: Any) -> NDArray[np.intp]:
+        """`env_ids` checked: distinct sub-env indices in range, as an array."""
+        if env_ids is None:
+            return np.arange(self.num_envs)
+        ids = np.asarray(env_ids)
+        if ids.ndim == 0:
+            ids = ids.reshape(1)
+        if ids.ndim != 1 or not (np.issubdtype(ids.dtype, np.integer) or ids.size == 0):
+            raise ValueError(
+                f"send(): env_ids must be a 1-D sequence of sub-env indices, got {env_ids!r}"
+            )
+        if ids.size == 0:
+            raise ValueError("send(): env_ids is empty; name at least one sub-env")
+        if ids.min() < 0 or ids.max() >= self.num_envs:
+            raise ValueError(
+                f"send(): env_ids must be in [0, {self.num_envs}), got {ids.tolist()}"
+            )
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError(f"send(): env_ids has repeats: {ids.tolist()}; name each once")
+        return ids.astype(np.intp)
+
+    def _pump(self, what: str, deadline: float | None, timeout: float | None) -> list[
+        tuple[int, bytes]
+    ]:
+        """File the messages that have arrived (waiting for at least one): sub-envs done
+        go in the book; command replies are returned as (worker, message)."""
+        assert self._book is not None
+        seconds = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            messages = self._waiter.collect(seconds)
+        except Dead as dead:
+            raise self._died(dead.args[0], what) from None
+        if not messages:
+            self._shutdown(terminate=True)
+            raise AsyncTimeoutError(
+                f"AsyncVectorEnv {what} took longer than {timeout} s; the env is closed"
+            )
+        replies = []
+        for worker, message in messages:
+            reply = self._book.sort(message)
+            if reply is not None:
+                replies.append((worker, reply))
+        return replies
+
+    def _check_reset_amid_batch(self, mask: NDArray[np.bool_] | None) -> None:
+        assert self._book is not None
+        busy = self._book.busy()
+        clash = np.flatnonzero(busy if mask is None else busy & mask)
+        if len(clash):
+            raise ValueError(
+                f"reset(): sub-envs {clash.tolist()} are out from send() (stepping, or done "
+                "and not yet returned by recv()); recv() them first, or reset only the "
+                'others with options={"reset_mask": mask}'
+            )
+
+    def _check_no_batch(self, what: str) -> None:
+        """`step`, `call` and the attributes need every sub-env in: none out from `send`."""
+        if self._book is not None and self._book.active():
+            out = np.flatnonzero(self._book.busy()).tolist()
+            raise AlreadyPendingCallError(
+                f"{what}() was called while sub-envs {out} are out from send() (stepping, "
+                f"or done and not yet returned); recv() them first",
+                "send",
+            )
+
     # -- calls and attributes ----------------------------------------------------------------
 
     def render(self) -> tuple[Any, ...] | None:
@@ -466,6 +670,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def call_async(self, name: str, /, *args: Any, **kwargs: Any) -> None:
         """Start `call(name, ...)` in every worker; collect the results with `call_wait`."""
         self._check_ready("call_async")
+        self._check_no_batch("call")
         if name in _NOT_CALLABLE:
             raise ValueError(
                 f"AsyncVectorEnv.call({name!r}) would bypass the vector env's own bookkeeping; "
@@ -486,6 +691,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Attribute `name` of every sub-env (looked up through its wrappers)."""
         self._check_ready("get_attr")
+        self._check_no_batch("get_attr")
         self._send("get_attr", [pickle.dumps(("get_attr", name))] * self.num_workers)
         results: list[Any] = []
         for reply in self._raise_errors(self._gather("get_attr")):
@@ -498,6 +704,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         As `SyncVectorEnv.set_attr`: on the outermost layer that has it, else the env.
         """
         self._check_ready("set_attr")
+        self._check_no_batch("set_attr")
         per_env = values_per_env(values, self.num_envs)
         self._send("set_attr", [
             pickle.dumps(("set_attr", (name, per_env[first:last]))) for first, last in self._blocks
@@ -558,6 +765,11 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     def _gather(self, what: str, timeout: float | None = None) -> list[bytes]:
         """One reply from every worker; a dead worker or a timeout closes the env and raises."""
+        if self._book is not None and self._book.active():
+            try:
+                return self._gather_amid_batch(what, timeout)
+            finally:
+                self._state = AsyncState.DEFAULT
         replies: list[bytes] = []
         try:
             replies = self._waiter.gather(timeout)
@@ -572,6 +784,16 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         finally:
             self._state = AsyncState.DEFAULT
         return replies
+
+    def _gather_amid_batch(self, what: str, timeout: float | None) -> list[bytes]:
+        """`_gather` while sub-envs are out from `send`: their completions arrive between
+        the replies, and go in the book."""
+        replies: list[bytes | None] = [None] * self.num_workers
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while any(reply is None for reply in replies):
+            for worker, reply in self._pump(what, deadline, timeout):
+                replies[worker] = reply
+        return replies  # type: ignore[return-value]
 
     def _raise_errors(self, replies: list[bytes]) -> list[Any]:
         """Decoded replies; the first sub-env error (lowest index) is raised here."""
@@ -673,7 +895,7 @@ _NOT_CALLABLE = frozenset({"reset", "step", "close"})
 _CLOSE_SECONDS = 5.0
 
 
-def copy_actions(actions: Any, destination: NDArray[Any]) -> None:
+def copy_actions(actions: Any, destination: NDArray[Any], call: str = "step()") -> None:
     """Copy a batch of actions into `destination` (rows of the shared buffer); a batch of
     the wrong shape, or one that cannot be stored without changing its kind (a float action
     for an int space), is a `ValueError` before anything reaches a worker."""
@@ -682,12 +904,12 @@ def copy_actions(actions: Any, destination: NDArray[Any]) -> None:
     except ValueError:  # a ragged list
         shape = None
     if shape != destination.shape:
-        raise wrong_action_batch(actions, destination.shape, len(destination))
+        raise wrong_action_batch(actions, destination.shape, len(destination), call)
     try:
         np.copyto(destination, actions, casting="same_kind")
     except (ValueError, TypeError) as exc:
         raise ValueError(
-            f"step() needs actions numpy can store as {destination.dtype} without changing "
+            f"{call} needs actions numpy can store as {destination.dtype} without changing "
             f"their kind, got {actions!r}: {exc}"
         ) from None
 

@@ -13,10 +13,21 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from protogym.core import Env
 from protogym.vector.async_autoreset import AutoresetBlock, Report
 from protogym.vector.async_errors import error_reply
-from protogym.vector.async_pipes import CAN_SPIN, OK, STEP, Channel, spin_until_readable
+from protogym.vector.async_pipes import (
+    BATCH,
+    CAN_SPIN,
+    DONE,
+    INDEX,
+    OK,
+    STEP,
+    Channel,
+    spin_until_readable,
+)
 from protogym.vector.async_shared import Shared, views
 from protogym.vector.sync_vector_env import set_sub_env_attr
 from protogym.vector.vector_env import AutoresetMode
@@ -98,6 +109,11 @@ def run_worker(
         data: Any = None
         if message == STEP:
             command = "step"
+        elif message[:1] == BATCH:
+            locals_ = np.frombuffer(message, dtype=np.int32, offset=1).tolist()
+            _step_each(channel, block, [(local, actions_view[first + local].copy())  # type: ignore[index]
+                                        for local in locals_])
+            continue
         else:
             command, data = pickle.loads(message)
         local = 0
@@ -108,6 +124,8 @@ def run_worker(
                 for local in range(len(envs)):
                     block.step(local, rows[local], report)
                 channel.send(pickle.dumps(("ok", report)) if report else OK)
+            elif command == "batch":
+                _step_each(channel, block, data)
             elif command == "reset":
                 seeds, options, mask = data
                 report = {}
@@ -142,3 +160,17 @@ def run_worker(
         except Exception as exc:
             channel.send(error_reply(first + local, exc))
     conn.close()
+
+
+def _step_each(channel: Channel, block: AutoresetBlock, work: list[tuple[int, Any]]) -> None:
+    """Step each `(local, action)` of a partial batch in turn, replying for each sub-env as
+    it finishes (its error included), so the parent can return the first ones done."""
+    for local, action in work:
+        index = block.first + local
+        report: Report = {}
+        try:
+            block.step(local, action, report)
+        except Exception as exc:
+            channel.send(error_reply(index, exc))
+            continue
+        channel.send(pickle.dumps(("d", (index, report))) if report else DONE + INDEX.pack(index))

@@ -406,7 +406,9 @@ def array_batch_shape(action_space: Space[Any]) -> tuple[int, ...] | None:
     return None
 
 
-def wrong_action_batch(actions: Any, expected: tuple[int, ...], num_envs: int) -> ValueError:
+def wrong_action_batch(
+    actions: Any, expected: tuple[int, ...], num_envs: int, call: str = "step()"
+) -> ValueError:
     """The error for an action batch whose shape is not `expected`: what was wanted, what
     came, and how to build a right one."""
     if isinstance(actions, np.ndarray):
@@ -419,7 +421,7 @@ def wrong_action_batch(actions: Any, expected: tuple[int, ...], num_envs: int) -
     single = expected[1:]
     each = f"an action of shape {single}" if single else "one action"
     return ValueError(
-        f"step() needs a batch of {num_envs} actions, an array of shape {expected} "
+        f"{call} needs a batch of {num_envs} actions, an array of shape {expected} "
         f"({each} per sub-env), got {got}; stack one action per sub-env along the first "
         "axis (env.action_space.sample() has the right shape)"
     )
