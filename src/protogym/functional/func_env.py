@@ -39,7 +39,7 @@ __all__ = [
 
 StateType = TypeVar("StateType")
 ObsType = TypeVar("ObsType", covariant=True)
-ActType = TypeVar("ActType")
+ActType = TypeVar("ActType", contravariant=True)
 RewardType = TypeVar("RewardType", covariant=True)
 TerminalType = TypeVar("TerminalType", covariant=True)
 RenderStateType = TypeVar("RenderStateType")
@@ -89,11 +89,13 @@ class FuncEnv(
 
     if TYPE_CHECKING:
 
-        @property
-        def observation_space(self) -> Space[ObsType]: ...
+        # Space[Any]: a jax env's spaces describe its arrays with numpy ones.
 
         @property
-        def action_space(self) -> Space[ActType]: ...
+        def observation_space(self) -> Space[Any]: ...
+
+        @property
+        def action_space(self) -> Space[Any]: ...
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         """Set each of `options` as an attribute (the env's constants), as Gymnasium does,
