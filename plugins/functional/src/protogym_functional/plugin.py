@@ -1,0 +1,86 @@
+"""The protogym plugin of the functional envs: registers their ids and nothing more.
+
+protogym imports this module during plugin discovery, so it imports no env module (and so
+neither jax nor pygame): entry points are strings that `make` resolves on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import protogym
+
+if TYPE_CHECKING:
+    from protogym.registration import Registry
+
+_ENVS = "protogym_functional"
+
+
+@protogym.hookimpl
+def protogym_register_envs(registry: Registry) -> None:
+    """Registers Gymnasium's functional ids and ours, with the classic ids' limits.
+
+    As in Gymnasium, `make` adds no passive checker: the envs return jax arrays, which the
+    checker's numpy rules would flag on every step.
+    """
+    cartpole = f"{_ENVS}.phys2d.cartpole"
+    registry.register(
+        id="phys2d/CartPole-v0",
+        entry_point=f"{cartpole}:CartPoleJaxEnv",
+        vector_entry_point=f"{cartpole}:CartPoleJaxVectorEnv",
+        max_episode_steps=200,
+        reward_threshold=195.0,
+        disable_env_checker=True,
+    )
+    registry.register(
+        id="phys2d/CartPole-v1",
+        entry_point=f"{cartpole}:CartPoleJaxEnv",
+        vector_entry_point=f"{cartpole}:CartPoleJaxVectorEnv",
+        max_episode_steps=500,
+        reward_threshold=475.0,
+        disable_env_checker=True,
+    )
+    registry.register(
+        id="phys2d/Pendulum-v0",
+        entry_point=f"{_ENVS}.phys2d.pendulum:PendulumJaxEnv",
+        vector_entry_point=f"{_ENVS}.phys2d.pendulum:PendulumJaxVectorEnv",
+        max_episode_steps=200,
+        disable_env_checker=True,
+    )
+    registry.register(
+        id="phys2d/Acrobot-v1",
+        entry_point=f"{_ENVS}.phys2d.acrobot:AcrobotJaxEnv",
+        vector_entry_point=f"{_ENVS}.phys2d.acrobot:AcrobotJaxVectorEnv",
+        max_episode_steps=500,
+        reward_threshold=-100.0,
+        disable_env_checker=True,
+    )
+    registry.register(
+        id="phys2d/MountainCar-v0",
+        entry_point=f"{_ENVS}.phys2d.mountain_car:MountainCarJaxEnv",
+        vector_entry_point=f"{_ENVS}.phys2d.mountain_car:MountainCarJaxVectorEnv",
+        max_episode_steps=200,
+        reward_threshold=-110.0,
+        disable_env_checker=True,
+    )
+    continuous = f"{_ENVS}.phys2d.mountain_car_continuous"
+    registry.register(
+        id="phys2d/MountainCarContinuous-v0",
+        entry_point=f"{continuous}:MountainCarContinuousJaxEnv",
+        vector_entry_point=f"{continuous}:MountainCarContinuousJaxVectorEnv",
+        max_episode_steps=999,
+        reward_threshold=90.0,
+        disable_env_checker=True,
+    )
+    registry.register(
+        id="tabular/Blackjack-v0",
+        entry_point=f"{_ENVS}.tabular.blackjack:BlackJackJaxEnv",
+        vector_entry_point=f"{_ENVS}.tabular.blackjack:BlackJackJaxVectorEnv",
+        disable_env_checker=True,
+    )
+    registry.register(
+        id="tabular/CliffWalking-v0",
+        entry_point=f"{_ENVS}.tabular.cliffwalking:CliffWalkingJaxEnv",
+        vector_entry_point=f"{_ENVS}.tabular.cliffwalking:CliffWalkingJaxVectorEnv",
+        disable_env_checker=True,
+    )
