@@ -15,7 +15,8 @@ steps of episode 0 under the same seed, to pin seeded determinism. Stored per ep
 reset observation and info, the actions, every observation, reward, flag and info value, the
 type name of every reward and info value, and, for cases that render, frames of the first
 episode after chosen steps (-1: after reset). All go in mujoco.npz; the plugin's tests replay
-the actions without Gymnasium and compare to the bit.
+the actions in protogym's env and Gymnasium's side by side, compare the two to the bit, and
+compare to this record within a few ulps (test_mujoco_goldens.RECORDING_ULPS says why).
 """
 
 from __future__ import annotations
