@@ -7,15 +7,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/install.sh" test
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy NO_MKDOCS_2_WARNING=1
 # The docs site's browser check drives Debian's headless Chromium.
 if ! command -v chromium >/dev/null 2>&1; then
-    echo "== installing Debian's chromium for the docs site's browser check"
-    sudo_cmd=()
-    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium >/dev/null
+    install_step "Debian's chromium for the docs site's browser check" debian_install chromium
 fi
 # The pyright wheel fetches its npm package on first use: fetch it now, during set-up, so
 # that no test needs the network.
-.venv/bin/pyright --version
+install_step "pyright's npm package" .venv/bin/pyright --version
 echo "== ruff"
 .venv/bin/ruff check src plugins tests benchmarks scripts
 echo "== mypy --strict"
