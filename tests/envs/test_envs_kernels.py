@@ -25,7 +25,10 @@ _AVX2_OR_LOWER = ("X86_V2", "X86_V3", "AVX", "AVX2", "FMA3", "F16C", "SSE41", "S
 
 GOLDEN_AND_PARITY_TESTS = {
     "mujoco goldens": ["plugins/mujoco/tests/test_mujoco_goldens.py"],
-    "mujoco vector": ["plugins/mujoco/tests/test_mujoco_vector.py"],
+    "mujoco vector and terms": [
+        "plugins/mujoco/tests/test_mujoco_vector.py",
+        "plugins/mujoco/tests/test_mujoco_terms.py",
+    ],
     "classic control": [
         "plugins/classic-control/tests/test_cc_parity.py",
         "plugins/classic-control/tests/test_cc_cartpole_same_step.py",
