@@ -24,7 +24,7 @@ from protogym.spaces.space import Space
 
 if TYPE_CHECKING:
     from protogym import envs, error, logger, spaces, vector, wrappers
-    from protogym.checker import check_env
+    from protogym.checker import check_env, check_func_env
     from protogym.registration import (
         EnvSpec,
         VectorizeMode,
@@ -58,6 +58,7 @@ _LAZY: dict[str, str] = {
     "spec": "protogym.registration",
     "wrap": "protogym.registration",
     "check_env": "protogym.checker",
+    "check_func_env": "protogym.checker",
 }
 _SUBMODULES = {
     "envs",
@@ -86,6 +87,7 @@ __all__ = [
     "WrapperObsType",
     "WrapperSpec",
     "check_env",
+    "check_func_env",
     "envs",
     "error",
     "hookimpl",

@@ -1,4 +1,5 @@
-"""The runtime conformance checker: `check_env`, `check_vector_env` and the rule catalogue.
+"""The runtime conformance checker: `check_env`, `check_vector_env`, `check_func_env` and the
+rule catalogue.
 
 Every finding names a rule from `RULES` by a stable id: ``PG1xx`` contract errors are raised
 as `ContractError`, ``PG2xx`` best-practice problems are warned as `CheckerWarning`, ``PG3xx``
@@ -11,6 +12,7 @@ single-check functions on top of these rules.
 from __future__ import annotations
 
 from protogym.checker.env import check_env
+from protogym.checker.func_env import check_func_env
 from protogym.checker.report import (
     CheckerDeprecationWarning,
     CheckerWarning,
@@ -35,5 +37,6 @@ __all__ = [
     "RuleResult",
     "Severity",
     "check_env",
+    "check_func_env",
     "check_vector_env",
 ]

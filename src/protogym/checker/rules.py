@@ -4,7 +4,8 @@ Ids are grouped by severity first, then by area, so an id says at a glance how b
 is: ``PG1xx`` contract errors (raised), ``PG2xx`` best-practice warnings (warned), ``PG3xx``
 hints (reported, never warned). Within each hundred: ``x0x`` env and spaces, ``x1x`` reset,
 ``x2x`` step, ``x3x`` reproducibility and data ownership, ``x4x``/``x5x`` render and close,
-``x6x`` vector envs. Ids are never reused; `docs/checker.md` explains each one.
+``x6x`` vector envs, ``x8x`` functional envs (`check_func_env`). Ids are never reused;
+`docs/checker.md` explains each one.
 
 The passive checker (`PassiveEnvChecker`, `utils.passive_env_checker`) only watches an env
 that is already running, so, as Gymnasium's does, it warns about some contract errors
@@ -250,6 +251,58 @@ _CATALOGUE = (
          "same spec.",
          "Register JSON values only as kwargs, and entry points as 'module:attribute' "
          "strings."),
+    # ---- functional envs (check_func_env) --------------------------------------------------
+    Rule("PG180", _E, "not-a-func-env",
+         "The object lacks members of the FuncEnv protocol.",
+         "Define observation_space, action_space, initial, transition, observation, reward, "
+         "terminal, state_info, transition_info, transform, the render methods and "
+         "get_default_params, or subclass protogym.functional.FuncEnv for the defaults.",
+         raises=TypeError),
+    Rule("PG181", _E, "func-call-raised",
+         "A function of the FuncEnv raised on arguments the contract allows (a key, a state "
+         "it produced, an action sampled from action_space).",
+         "Make every function accept what the others produce and every action of the space."),
+    Rule("PG182", _E, "func-obs-not-in-space",
+         "observation() of an initial or a stepped state is not in observation_space.",
+         "Return observations of the space's shape and dtype within its bounds, or widen the "
+         "space."),
+    Rule("PG183", _E, "func-result-types",
+         "reward() did not return a real scalar, or terminal() not a bool scalar.",
+         "Return a 0-d float (or int) array for the reward and a 0-d bool array for terminal; "
+         "batching is vmap's job."),
+    Rule("PG184", _E, "func-not-deterministic",
+         "The same keys and actions gave a different rollout: the functions are not pure.",
+         "Draw randomness only from the rng argument and keep no state on the env object."),
+    Rule("PG185", _E, "func-traced-control-flow",
+         "A function branches in Python (if, while, int(), bool()) on a value that is traced "
+         "under jax.jit, so it cannot be compiled.",
+         "Use jnp.where, jax.lax.cond/select or jax.lax.while_loop instead of Python control "
+         "flow on arrays; branch in Python only on params that are not traced."),
+    Rule("PG186", _E, "func-jit-differs",
+         "jax.jit of the env's functions gave another rollout than calling them eagerly.",
+         "Keep the functions pure: no Python side effects, globals or object state read at "
+         "trace time that change later."),
+    Rule("PG187", _E, "func-vmap-differs",
+         "jax.vmap of a function over a batch gave other results than a Python loop over the "
+         "batch's rows.",
+         "Write each function for one env (no reductions or indexing over a batch axis) and "
+         "let vmap add the batch."),
+    Rule("PG188", _E, "func-state-layout",
+         "The state's pytree structure, leaf shapes or dtypes changed between initial() and "
+         "transition(), or through protogym's time limit and autoreset wrappers.",
+         "Return states of one structure and dtype everywhere, e.g. jnp.asarray(x, dtype) for "
+         "every leaf (Python numbers in a state become arrays of another type)."),
+    Rule("PG380", _H, "func-jax-rules-skipped",
+         "The FuncEnv is a numpy env, so the jax rules (PG185, PG186, PG187) were not run.",
+         "Nothing, for a numpy env; pass backend='jax' if the env is a jax env."),
+    Rule("PG381", _H, "func-rng-unused",
+         "Rollouts from different keys were identical: the env never used its random source.",
+         "Nothing, if the env is deterministic; otherwise draw the initial state or noise "
+         "from the rng argument."),
+    Rule("PG382", _H, "func-nearly-equal",
+         "jax.jit or jax.vmap of a function gave results close to, but not equal to, the "
+         "eager call (XLA fuses and reorders float operations).",
+         "Nothing, usually; compute in the same order in every path if bit-equality matters."),
     # ---- vector envs -----------------------------------------------------------------------
     Rule("PG160", _E, "not-a-vector-env",
          "The object lacks members of a vector env (num_envs, single and batched spaces, "
