@@ -212,7 +212,8 @@ class AcrobotFunctional(
 
 
 class AcrobotJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
-    """Acrobot through the `Env` API; keyword arguments replace its default params."""
+    """Swing the two-link chain's tip above the line (`AcrobotFunctional` through
+    the `Env` API); keyword arguments replace fields of its `AcrobotParams`."""
 
     metadata = single_metadata(AcrobotFunctional.metadata)
 

@@ -199,7 +199,8 @@ class CartPoleFunctional(
 
 
 class CartPoleJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
-    """CartPole through the `Env` API; keyword arguments replace its default params."""
+    """Keep the pole upright on the moving cart (`CartPoleFunctional` through the
+    `Env` API); keyword arguments replace fields of its `CartPoleParams`."""
 
     metadata = single_metadata(CartPoleFunctional.metadata)
 

@@ -165,7 +165,8 @@ class MountainCarFunctional(
 
 
 class MountainCarJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
-    """MountainCar through the `Env` API; keyword arguments replace its default params."""
+    """Rock the underpowered car up to the flag (`MountainCarFunctional` through
+    the `Env` API); keyword arguments replace fields of its `MountainCarParams`."""
 
     metadata = single_metadata(MountainCarFunctional.metadata)
 

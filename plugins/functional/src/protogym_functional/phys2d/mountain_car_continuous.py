@@ -155,7 +155,9 @@ class MountainCarContinuousFunctional(
 
 
 class MountainCarContinuousJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
-    """MountainCarContinuous through the `Env` API; keyword arguments replace its default params."""
+    """Drive the car up to the flag with a continuous force
+    (`MountainCarContinuousFunctional` through the `Env` API); keyword arguments replace
+    fields of its `MountainCarContinuousParams`."""
 
     metadata = single_metadata(MountainCarContinuousFunctional.metadata)
 

@@ -167,7 +167,8 @@ class PendulumFunctional(
 
 
 class PendulumJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
-    """Pendulum through the `Env` API; keyword arguments replace its default params."""
+    """Swing the pendulum up and hold it (`PendulumFunctional` through the `Env`
+    API); keyword arguments replace fields of its `PendulumParams`."""
 
     metadata = single_metadata(PendulumFunctional.metadata)
 

@@ -201,7 +201,8 @@ class BlackjackFunctional(
 
 
 class BlackJackJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
-    """Blackjack through the `Env` API; keyword arguments replace its default params."""
+    """Beat the dealer without going over 21 (`BlackjackFunctional` through the
+    `Env` API); keyword arguments replace fields of its `BlackJackParams`."""
 
     metadata = single_metadata(BlackjackFunctional.metadata)
 

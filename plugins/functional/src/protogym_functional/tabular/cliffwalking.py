@@ -103,7 +103,8 @@ class CliffWalkingFunctional(
 
 
 class CliffWalkingJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
-    """CliffWalking through the `Env` API; keyword arguments replace its default params."""
+    """Walk along the cliff to the far corner (`CliffWalkingFunctional` through
+    the `Env` API); it has no params."""
 
     metadata = single_metadata(CliffWalkingFunctional.metadata)
 
