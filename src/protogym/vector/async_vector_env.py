@@ -11,6 +11,7 @@ public class, and the names it has always exported are still importable from her
 
 from __future__ import annotations
 
+import array
 import contextlib
 import copy as copy_module
 import enum
@@ -335,9 +336,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         bounds = [worker * self.num_envs // workers for worker in range(workers + 1)]
         self._blocks: list[tuple[int, int]] = list(zip(bounds[:-1], bounds[1:], strict=True))  # noqa: RUF007
         self.num_workers = workers
-        self._worker_of = np.repeat(
-            np.arange(workers), [last - first for first, last in self._blocks]
-        )
+        self._worker_of = [
+            worker for worker, (first, last) in enumerate(self._blocks) for _ in range(first, last)
+        ]
         self._book = (
             BatchBook(self.num_envs, create_empty_array(self.single_observation_space,
                                                         self.num_envs))
@@ -513,8 +514,11 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             )
         count = len(ids)
         buffer = self._actions
-        groups = [np.flatnonzero(self._worker_of[ids] == worker)
-                  for worker in range(self.num_workers)]
+        groups: dict[int, list[tuple[int, int]]] = {}  # worker -> (position, local index)
+        worker_of, blocks = self._worker_of, self._blocks
+        for position, index in enumerate(ids.tolist()):
+            worker = worker_of[index]
+            groups.setdefault(worker, []).append((position, index - blocks[worker][0]))
         if buffer is not None and (
             not isinstance(actions, np.ndarray) or actions.dtype == buffer.dtype
         ):
@@ -522,17 +526,15 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             copy_actions(actions, staging, "send()")
             buffer[ids] = staging
             messages = {
-                worker: BATCH + (ids[group] - self._blocks[worker][0]).astype(np.int32).tobytes()
-                for worker, group in enumerate(groups) if len(group)
+                worker: BATCH + array.array("i", [local for _, local in group]).tobytes()
+                for worker, group in groups.items()
             }
         else:
             rows = action_rows(actions, batch_space(self.single_action_space, count), count)
             messages = {
-                worker: pickle.dumps(("batch", [
-                    (int(ids[position]) - self._blocks[worker][0], rows[position])
-                    for position in group.tolist()
-                ]))
-                for worker, group in enumerate(groups) if len(group)
+                worker: pickle.dumps(("batch", [(local, rows[position])
+                                                for position, local in group]))
+                for worker, group in groups.items()
             }
         book.start(ids, self._observations)
         channels = self._waiter.channels

@@ -4,6 +4,7 @@ pipe closes. A sub-env's exception is sent back as a reply, never kills the work
 
 from __future__ import annotations
 
+import array
 import contextlib
 import multiprocessing.connection
 import os
@@ -12,8 +13,6 @@ import select
 import signal
 from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from protogym.core import Env
 from protogym.vector.async_autoreset import AutoresetBlock, Report
@@ -110,7 +109,7 @@ def run_worker(
         if message == STEP:
             command = "step"
         elif message[:1] == BATCH:
-            locals_ = np.frombuffer(message, dtype=np.int32, offset=1).tolist()
+            locals_ = array.array("i", message[1:]).tolist()
             _step_each(channel, block, [(local, actions_view[first + local].copy())  # type: ignore[index]
                                         for local in locals_])
             continue
