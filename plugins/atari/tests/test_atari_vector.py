@@ -17,7 +17,13 @@ from numpy.typing import NDArray
 from protogym_atari.vector import AtariVectorEnv
 
 import protogym
-from protogym.error import ClosedEnvironmentError, InvalidAction, ResetNeeded
+from protogym.error import (
+    AlreadyPendingCallError,
+    ClosedEnvironmentError,
+    InvalidAction,
+    NoAsyncCallError,
+    ResetNeeded,
+)
 from protogym.vector import AutoresetMode
 from protogym.wrappers import AtariPreprocessing, FrameStackObservation
 
@@ -466,3 +472,75 @@ def test_the_defaults_that_part_them(difference: dict[str, Any]) -> None:
         batch = vector.step(np.array([t % 4]))[0]
         same = same and bool(np.array_equal(obs, batch[0]))
     assert not same
+
+
+def streams_of(env: AtariVectorEnv, rounds: int, split: bool) -> dict[int, list[str]]:
+    """Each sub-env's own results (reset first) over `rounds` batches, its actions given by
+    its id and how many it took; `split` steps through send/recv with the env ids."""
+    streams: dict[int, list[str]] = defaultdict(list)
+    acted: dict[int, int] = defaultdict(int)
+    obs, info = env.reset(seed=5)
+    for row, env_id in enumerate(info["env_id"].tolist()):
+        streams[env_id].append(f"{digest(obs[row])}:{info['lives'][row]}:0:0:0:-")
+    for _ in range(rounds):
+        ids = info["env_id"].tolist()
+        actions = np.array([(i * 5 + acted[i] * 3 + acted[i] // 4) % 6 for i in ids])
+        for env_id in ids:
+            acted[env_id] += 1
+        if split:
+            env.send(actions, info["env_id"])
+            obs, reward, terminated, truncated, info = env.recv()
+        else:
+            obs, reward, terminated, truncated, info = env.step(actions)
+        for row, env_id in enumerate(info["env_id"].tolist()):
+            final = "-"
+            if "final_obs" in info and info["_final_obs"][row]:
+                final = digest(info["final_obs"][row])
+            streams[env_id].append(
+                f"{digest(obs[row])}:{info['lives'][row]}:{int(reward[row])}:"
+                f"{int(terminated[row])}:{int(truncated[row])}:{final}"
+            )
+    return streams
+
+
+@pytest.mark.parametrize("mode", ["same_step", "next_step"])
+def test_send_recv_partial_batches_follow_each_sub_env_as_the_full_batch_does(
+    mode: str,
+) -> None:
+    settings: dict[str, Any] = {"autoreset_mode": mode, "max_num_frames_per_episode": 60}
+    full = AtariVectorEnv(4, "pong", **settings)
+    expected = streams_of(full, 30, split=False)
+    full.close()
+    batched = AtariVectorEnv(4, "pong", batch_size=2, **settings)
+    got = streams_of(batched, 40, split=True)
+    batched.close()
+    compared = []
+    for env_id, stream in got.items():
+        length = min(len(stream), len(expected[env_id]))
+        assert stream[:length] == expected[env_id][:length], f"sub-env {env_id} differs"
+        compared.extend(stream[:length])
+    # sub-envs ran past an episode's end (60 frames = 15 steps), truncated, in both runs
+    assert any(entry.split(":")[4] == "1" for entry in compared)
+    assert sum(len(stream) >= 10 for stream in got.values()) >= 2
+
+
+def test_send_and_recv_refuse_to_be_called_out_of_turn() -> None:
+    env = AtariVectorEnv(4, "pong", batch_size=2)
+    with pytest.raises(ResetNeeded):
+        env.send(np.zeros(2, dtype=np.int64))
+    _, info = env.reset(seed=0)
+    with pytest.raises(NoAsyncCallError, match=r"recv\(\) was called with no send\(\)"):
+        env.recv()
+    with pytest.raises(InvalidAction, match=r"shape \(2,\), got int64 of shape \(3,\)"):
+        env.send(np.zeros(3, dtype=np.int64))
+    others = [i for i in range(4) if i not in info["env_id"].tolist()]
+    with pytest.raises(ValueError, match=r"steps the sub-envs of the last batch"):
+        env.send(np.zeros(2, dtype=np.int64), others)
+    env.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    with pytest.raises(AlreadyPendingCallError, match=r"call recv\(\) first"):
+        env.send(np.zeros(2, dtype=np.int64))
+    with pytest.raises(AlreadyPendingCallError, match=r"call recv\(\) first"):
+        env.reset(seed=0)
+    obs, *_ = env.recv()
+    assert obs.shape == (2, 4, 84, 84)
+    env.close()

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from protogym.error import ClosedEnvironmentError, InvalidAction, ResetNeeded
+from protogym.error import (
+    AlreadyPendingCallError,
+    ClosedEnvironmentError,
+    InvalidAction,
+    NoAsyncCallError,
+    ResetNeeded,
+)
 from protogym.spaces import Box, Discrete, batch_space
 from protogym.spaces.space import Space
 from protogym.vector.sync_vector_env import reset_mask_of
@@ -78,7 +84,8 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
 
     ``batch_size < num_envs`` is ale-py's asynchronous mode: each step returns the first
     `batch_size` sub-envs to finish, `info["env_id"]` says which, and the next step's
-    actions go to those same sub-envs in that order.
+    actions go to those same sub-envs in that order. `send` and `recv` split a step in two,
+    as `AsyncVectorEnv`'s partial batches do, so the agent can think while the emulators run.
 
     The episode ends at game over (terminated), after `max_num_frames_per_episode` emulator
     frames (truncated), and with ``episodic_life`` at every life lost (terminated; the
@@ -215,6 +222,8 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
 
         self._full_strength = np.ones(self.batch_size, dtype=np.float32)
         self._started = False
+        self._sent = False  # a send() waits for its recv()
+        self._next_ids = np.arange(self.batch_size, dtype=np.int32)  # whom send() steps
         # Only with life_loss_info (and not episodic_life) can `terminated` be a lost life
         # after which the game goes on; telling those apart needs each sub-env's lives.
         self._life_signal_only = self.life_loss_info and not self.episodic_life
@@ -248,6 +257,12 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         None keeps each sub-env's random stream going.
         """
         ale = self._open_ale()
+        if self._sent:
+            raise AlreadyPendingCallError(
+                "AtariVectorEnv.reset() was called while a send() is pending; call recv() "
+                "first",
+                "send",
+            )
         mask = reset_mask_of(options, self.num_envs)
         unknown = sorted(set(options or ()) - {"reset_mask"})
         if unknown:
@@ -280,19 +295,45 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
             self._any_ended = bool(self._ended.any())
         infos = self._masked(info)
         self._lives[info["env_id"]] = info["lives"]
+        self._next_ids = info["env_id"]
         return observations, infos
 
     def step(self, actions: NDArray[Any]) -> VectorStepResult[NDArray[np.uint8]]:
+        self.send(actions)
+        return self.recv()
+
+    def send(self, actions: NDArray[Any], env_ids: Any = None) -> None:
+        """Start stepping the sub-envs of the last batch returned (by `reset` or `recv`)
+        with `actions`, one row each, without waiting; `recv` collects the next batch.
+
+        With ``batch_size < num_envs`` that batch holds the first sub-envs to finish, and
+        ale-py gives each action to the sub-env in its row, so `env_ids`, if given, must
+        be the last batch's ``info["env_id"]`` in that order (it is checked, not used).
+        """
         ale = self._open_ale()
         if not self._started:
             raise ResetNeeded(
                 "AtariVectorEnv has no state yet: call env.reset() before env.step()"
+            )
+        if self._sent:
+            raise AlreadyPendingCallError(
+                "AtariVectorEnv.send() was called while a send() is pending; call recv() "
+                "first",
+                "send",
             )
         action_ids: NDArray[np.integer[Any]]
         if self.continuous:
             action_ids, strengths = self._continuous_actions(actions)
         else:
             action_ids, strengths = self._discrete_actions(actions), self._full_strength
+        if env_ids is not None:
+            ids = np.asarray(env_ids)
+            if ids.shape != self._next_ids.shape or not np.array_equal(ids, self._next_ids):
+                raise ValueError(
+                    f"AtariVectorEnv.send(): ale-py steps the sub-envs of the last batch, "
+                    f"{self._next_ids.tolist()}, one action per row in that order; got "
+                    f"env_ids {ids.tolist()}. Pass the last info['env_id'] (or no env_ids)"
+                )
         if self._any_ended:  # only ever set in disabled mode
             raise ValueError(
                 f"AtariVectorEnv: sub-envs {np.flatnonzero(self._ended).tolist()} ended their "
@@ -300,6 +341,19 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
                 'env.reset(options={"reset_mask": mask})'
             )
         ale.send(action_ids, strengths)
+        self._sent = True
+
+    def recv(self) -> VectorStepResult[NDArray[np.uint8]]:
+        """The batch the pending `send` stepped (with ``batch_size < num_envs``: the first
+        `batch_size` sub-envs to finish), ``info["env_id"]`` naming each row's sub-env."""
+        ale = self._open_ale()
+        if not self._sent:
+            raise NoAsyncCallError(
+                "AtariVectorEnv.recv() was called with no send() pending; call send(actions) "
+                "first",
+                "send",
+            )
+        self._sent = False
         observations, rewards, terminated, truncated, info = ale.recv()
         final_obs = info.pop("final_obs", None)
         infos = self._masked(info)
@@ -314,6 +368,7 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
                     self._any_ended = True
         if self._life_signal_only:
             self._lives[info["env_id"]] = info["lives"]
+        self._next_ids = info["env_id"]
         return observations, rewards.astype(np.float64), terminated, truncated, infos
 
     def render(self) -> None:
