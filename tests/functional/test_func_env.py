@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -106,3 +108,15 @@ def test_transformed_explains_an_env_that_cannot_take_attributes() -> None:
 
     with pytest.raises(TypeError, match=r"cannot transform Slotted.initial: initial is read-only"):
         transformed(Slotted(), lambda func: func)  # type: ignore[type-var]
+
+
+def test_the_functional_layer_never_imports_jax() -> None:
+    code = (
+        "import sys\n"
+        "import protogym.experimental.functional, protogym.functional.numpy_env\n"
+        "import protogym.functional.pure, protogym.functional.wrappers\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] == 'jax'))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[]"

@@ -119,11 +119,11 @@ class FunctionalEnvBase(_Backend, Env[O, A]):
         """Advance the state by `action`."""
         if self.state is None:
             raise error.ResetNeeded("call reset() before step() on a functional env")
-        self._key, (self.state, obs, reward, terminated, info) = self._step_fn(
+        self._key, (self.state, obs, outcome, info) = self._step_fn(
             self._key, self.state, action
         )
-        reward, terminated = self._to_host((reward, terminated))
-        return obs, float(reward), bool(terminated), False, info
+        reward, terminated = np.asarray(outcome).tolist()  # one copy from the device
+        return obs, reward, bool(terminated), False, info
 
     def render(self) -> Any:
         """The current state drawn by the `FuncEnv`, for render_mode 'rgb_array'."""
@@ -142,12 +142,17 @@ class FunctionalEnvBase(_Backend, Env[O, A]):
 
 
 def _core_step(func_env: FuncEnv[Any, Any, Any, Any, Any, Any, Any]) -> Callable[..., Any]:
-    """The pure step without `truncated`, which a single adapter never sets."""
+    """The pure step without `truncated` (a single adapter never sets it), with the reward
+    and the terminated flag packed in one float array, for one copy to the host."""
     step = pure_step(func_env)
 
     def core(key: Any, state: Any, action: Any) -> Any:
         out = step(key, state, action)
-        return out.state, out.obs, out.reward, out.terminated, out.info
+        xp = _backend.numpy_of(out.reward, out.terminated)
+        outcome = xp.stack(
+            [xp.asarray(out.reward, dtype=float), xp.asarray(out.terminated, dtype=float)]
+        )
+        return out.state, out.obs, outcome, out.info
 
     return core
 
@@ -301,8 +306,13 @@ class FunctionalVectorEnvBase(
         if self._same_step and ended.any():
             final_obs, final_info = self._to_host((info["final_obs"], info["final_info"]))
             objects = np.empty(self.num_envs, dtype=object)
+            plain_array = isinstance(final_obs, np.ndarray)
             for row in np.flatnonzero(ended).tolist():
-                objects[row] = _backend.tree_map(lambda leaf, row=row: leaf[row], final_obs)
+                objects[row] = (
+                    final_obs[row]
+                    if plain_array
+                    else _backend.tree_map(lambda leaf, row=row: leaf[row], final_obs)
+                )
             infos["final_obs"] = objects
             infos["_final_obs"] = ended
             infos["final_info"] = dict(final_info)
