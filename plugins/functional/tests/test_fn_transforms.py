@@ -164,3 +164,24 @@ def test_params_are_a_traced_argument(name: str) -> None:
         not np.array_equal(np.asarray(a), np.asarray(b))
         for a, b in zip(with_default, with_other, strict=True)
     )
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_transform_vmap_then_jit_batches_every_method(name: str) -> None:
+    """Gymnasium's way: `env.transform(jax.vmap)` then `jax.jit`; the methods never call
+    each other, so a batched `reward` does not map a batched `terminal` a second time."""
+    plain = ENVS[name]()
+    batched = ENVS[name]().transform(jax.vmap).transform(jax.jit)
+    keys = jax.random.split(jax.random.key(4), 5)
+    actions = jnp.asarray(np.stack(sample_actions(plain, 5, seed=5)))
+    states = batched.initial(keys)
+    next_states = batched.transition(states, actions, keys)
+    outputs = (
+        next_states,
+        batched.observation(next_states, keys),
+        batched.reward(states, actions, next_states, keys),
+        batched.terminal(next_states, keys),
+    )
+    for i in range(5):
+        one = step(plain, plain.initial(keys[i]), actions[i], keys[i], None)
+        assert_trees_close(jax.tree.map(lambda x, i=i: x[i], outputs), one)

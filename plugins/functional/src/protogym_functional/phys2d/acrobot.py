@@ -27,7 +27,14 @@ from protogym_functional._checks import make_params, no_render_options
 if TYPE_CHECKING:
     from protogym_classic_control.rendering import Canvas
 
-__all__ = ["AcrobotFunctional", "AcrobotJaxEnv", "AcrobotJaxVectorEnv", "AcrobotParams"]
+__all__ = [
+    "AcrobotFunctional",
+    "AcrobotJaxEnv",
+    "AcrobotJaxVectorEnv",
+    "AcrobotParams",
+    "above_line",
+    "wrap",
+]
 
 
 class AcrobotParams(NamedTuple):
@@ -85,6 +92,12 @@ def _derivatives(state: jax.Array, torque: jax.Array, p: AcrobotParams) -> jax.A
     ddtheta2 = (torque + d2 / d1 * phi1 - centripetal - phi2) / (m2 * lc2**2 + i2 - d2**2 / d1)
     ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
     return jnp.stack([dtheta1, dtheta2, ddtheta1, ddtheta2])
+
+
+def above_line(state: jax.Array) -> jax.Array:
+    """Whether the tip is above the line one link length over the base (the methods call
+    this rather than `terminal`, which `transform` may have replaced)."""
+    return -jnp.cos(state[0]) - jnp.cos(state[1] + state[0]) > 1.0
 
 
 class AcrobotFunctional(
@@ -148,7 +161,7 @@ class AcrobotFunctional(
     def terminal(
         self, state: jax.Array, rng: Any = None, params: AcrobotParams | None = None
     ) -> jax.Array:
-        return -jnp.cos(state[0]) - jnp.cos(state[1] + state[0]) > 1.0
+        return above_line(state)
 
     def reward(
         self,
@@ -158,7 +171,7 @@ class AcrobotFunctional(
         rng: Any = None,
         params: AcrobotParams | None = None,
     ) -> jax.Array:
-        return jnp.where(self.terminal(next_state, rng, params), 0.0, -1.0).astype(jnp.float32)
+        return jnp.where(above_line(next_state), 0.0, -1.0).astype(jnp.float32)
 
     def get_default_params(self, **kwargs: Any) -> AcrobotParams:
         """`AcrobotParams` with `kwargs` replacing its defaults."""

@@ -29,7 +29,13 @@ from protogym_functional._checks import make_params, no_render_options
 if TYPE_CHECKING:
     from protogym_classic_control.rendering import Canvas
 
-__all__ = ["CartPoleFunctional", "CartPoleJaxEnv", "CartPoleJaxVectorEnv", "CartPoleParams"]
+__all__ = [
+    "CartPoleFunctional",
+    "CartPoleJaxEnv",
+    "CartPoleJaxVectorEnv",
+    "CartPoleParams",
+    "fallen",
+]
 
 
 class CartPoleParams(NamedTuple):
@@ -62,6 +68,16 @@ _OBS_HIGH = np.array(
     [_DEFAULTS.x_threshold * 2, np.inf, _DEFAULTS.theta_threshold_radians * 2, np.inf],
     dtype=np.float32,
 )
+
+
+def fallen(state: jax.Array, p: CartPoleParams) -> jax.Array:
+    """Whether the pole leans past the threshold or the cart has left the track.
+
+    The methods call this, never each other: `transform(jax.vmap)` replaces the methods, and
+    a vmapped `terminal` called from inside a vmapped `reward` would map twice.
+    """
+    x, theta = state[0], state[2]
+    return (jnp.abs(x) > p.x_threshold) | (jnp.abs(theta) > p.theta_threshold_radians)
 
 
 class CartPoleFunctional(
@@ -118,9 +134,7 @@ class CartPoleFunctional(
     def terminal(
         self, state: jax.Array, rng: Any = None, params: CartPoleParams | None = None
     ) -> jax.Array:
-        p = self.default_params if params is None else params
-        x, theta = state[0], state[2]
-        return (jnp.abs(x) > p.x_threshold) | (jnp.abs(theta) > p.theta_threshold_radians)
+        return fallen(state, self.default_params if params is None else params)
 
     def reward(
         self,
@@ -131,8 +145,7 @@ class CartPoleFunctional(
         params: CartPoleParams | None = None,
     ) -> jax.Array:
         p = self.default_params if params is None else params
-        fell = self.terminal(next_state, rng, p)
-        sutton_barto = jnp.where(fell, -1.0, 0.0)
+        sutton_barto = jnp.where(fallen(next_state, p), -1.0, 0.0)
         return jnp.where(p.sutton_barto_reward, sutton_barto, 1.0).astype(jnp.float32)
 
     def get_default_params(self, **kwargs: Any) -> CartPoleParams:

@@ -30,6 +30,7 @@ __all__ = [
     "MountainCarContinuousJaxEnv",
     "MountainCarContinuousJaxVectorEnv",
     "MountainCarContinuousParams",
+    "arrived",
 ]
 
 
@@ -56,6 +57,12 @@ _OBS_HIGH = np.array([_DEFAULTS.max_position, _DEFAULTS.max_speed], dtype=np.flo
 
 def _force(action: ArrayLike) -> jax.Array:
     return jnp.reshape(jnp.asarray(action, jnp.float32), -1)[0]
+
+
+def arrived(state: jax.Array, p: MountainCarContinuousParams) -> jax.Array:
+    """Whether the car is at the flag, fast enough (the methods call this rather than
+    `terminal`, which `transform` may have replaced)."""
+    return (state[0] >= p.goal_position) & (state[1] >= p.goal_velocity)
 
 
 class MountainCarContinuousFunctional(
@@ -106,8 +113,7 @@ class MountainCarContinuousFunctional(
     def terminal(
         self, state: jax.Array, rng: Any = None, params: MountainCarContinuousParams | None = None
     ) -> jax.Array:
-        p = self.default_params if params is None else params
-        return (state[0] >= p.goal_position) & (state[1] >= p.goal_velocity)
+        return arrived(state, self.default_params if params is None else params)
 
     def reward(
         self,
@@ -117,8 +123,9 @@ class MountainCarContinuousFunctional(
         rng: Any = None,
         params: MountainCarContinuousParams | None = None,
     ) -> jax.Array:
-        arrived = jnp.where(self.terminal(next_state, rng, params), 100.0, 0.0)
-        return (arrived - 0.1 * _force(action) ** 2).astype(jnp.float32)
+        p = self.default_params if params is None else params
+        bonus = jnp.where(arrived(next_state, p), 100.0, 0.0)
+        return (bonus - 0.1 * _force(action) ** 2).astype(jnp.float32)
 
     def get_default_params(self, **kwargs: Any) -> MountainCarContinuousParams:
         """`MountainCarContinuousParams` with `kwargs` replacing its defaults."""
