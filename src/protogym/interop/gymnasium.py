@@ -585,7 +585,9 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.observation_space = to_gymnasium_space(vector_env.observation_space)
         self.action_space = to_gymnasium_space(vector_env.action_space)
         mode = AutoresetMode(vector_env.autoreset_mode)
-        self.metadata = {**vector_env.metadata, "autoreset_mode": _TO_GYMNASIUM_MODE[mode]}
+        # Gymnasium's own vector envs carry the mode as an attribute too (TorchRL reads it)
+        self.autoreset_mode = _TO_GYMNASIUM_MODE[mode]
+        self.metadata = {**vector_env.metadata, "autoreset_mode": self.autoreset_mode}
         self.render_mode = vector_env.render_mode
 
     def reset(
