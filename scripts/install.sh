@@ -51,6 +51,9 @@ install_step "protogym[$extras] and the plugins $(cd plugins && echo */ | tr -d 
 install_step "minigrid and highway-env (without pygame-ce)" \
     pip_install --no-deps "minigrid==3.2.*" "highway-env==1.12.*"
 install_step "matplotlib, pandas and farama-notifications for them" pip_install matplotlib pandas farama-notifications
+# Tianshou 2.0 pins pandas<3: it goes in without its dependencies (the "tianshou" extra, part
+# of "all", installed what it imports).
+install_step "tianshou 2.0 (without its pins)" pip_install --no-deps "tianshou==2.0.*"
 # -- end of the interop packages ---------------------------------------------------------
 # MuJoCo's frames without a display (MUJOCO_GL=egl) need Mesa's EGL and its software OpenGL
 # driver; on Debian, install whichever of those packages is missing.
