@@ -265,6 +265,7 @@ class _Checker:
     def _check_vmap(self, actions: list[Any]) -> None:
         """PG187: `jax.vmap` of each function over copies equals a Python loop over them."""
         import jax
+        import jax.numpy as jnp
 
         keys = jax.random.split(jax.random.PRNGKey(_OTHER_SEED), _VMAP_COPIES)
         batch = [actions[index % len(actions)] for index in range(_VMAP_COPIES)]
@@ -284,7 +285,7 @@ class _Checker:
                                     for arg, axis in zip(args, axes, strict=True)))
                 for index in range(_VMAP_COPIES)
             ]
-            return _host(vmapped), _host(jax.tree.map(lambda *leaves: np.stack(leaves), *rows))
+            return vmapped, jax.tree.map(lambda *leaves: jnp.stack(leaves), *rows)
 
         states, looped = both("initial", keys, axes=(0,))
         results = [("initial", states, looped)]
@@ -301,7 +302,7 @@ class _Checker:
             states = next_states
             keys = jax.vmap(lambda key: jax.random.split(key)[0])(keys)
         for name, vmapped, looped in results:
-            verdict = _closeness(vmapped, looped)
+            verdict = _closeness(_host(vmapped), _host(looped))
             if verdict == "differ":
                 self.f.add("PG187", f"jax.vmap({name}) over {_VMAP_COPIES} copies differs "
                                     "from calling it on each copy in a loop.")

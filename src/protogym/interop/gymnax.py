@@ -397,6 +397,7 @@ def gymnax_env_spec(gymnax_id: str) -> EnvSpec:
         vector_entry_point=f"{__name__}:make_gymnax_vector_env",
         kwargs={"gymnax_id": gymnax_id},
         max_episode_steps=GymnaxFuncEnv(env, params).max_episode_steps,
+        disable_env_checker=True,  # as for phys2d ids: jax arrays would trip its numpy rules
     )
 
 

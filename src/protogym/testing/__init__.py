@@ -13,8 +13,11 @@ or one env class, the way dm_env's test mixin works::
     class TestCorridor(EnvConformance):
         env_id = "acme/Corridor-v0"          # or override make_env()
 
-or call `check_conformance(env_id)` anywhere. A failure names the checker's rule id and the
-env (``[PG113 obs-not-in-space] acme/Corridor-v0: ...``). The pytest plugin that protogym
+or call `check_conformance(env_id)` anywhere. Functional envs are checked with
+`check_func_env` too (the ``func-env`` check): an id whose env adapts a `FuncEnv` through
+the suite above, and a bare `FuncEnv` through `FuncEnvConformance` (override
+`make_func_env`). A failure names the checker's rule id and the env
+(``[PG113 obs-not-in-space] acme/Corridor-v0: ...``). The pytest plugin that protogym
 installs (entry point group ``pytest11``) adds ``--protogym-max-steps`` to size the rollouts.
 `protogym.testing.strategies` has hypothesis strategies for spaces.
 """
@@ -31,6 +34,7 @@ __all__ = [
     "CHECKS",
     "ConformanceError",
     "EnvConformance",
+    "FuncEnvConformance",
     "check_conformance",
     "conformance_tests",
     "ids_of",
@@ -102,7 +106,7 @@ class EnvConformance:
     def make_env(self, **kwargs: Any) -> Any:
         if self.env_id is None:
             raise NotImplementedError(f"{type(self).__name__} needs env_id or make_env()")
-        return Subject.of_id(self.env_id).make(**kwargs)
+        return Subject.of_id(self.env_id).env(**kwargs)
 
     def _subject(self) -> Subject:
         label = self.env_id or type(self).__name__
@@ -134,3 +138,20 @@ class EnvConformance:
 
     def test_spec_json(self) -> None:
         run_check("spec-json", self._subject())
+
+    def test_func_env(self) -> None:
+        run_check("func-env", self._subject())
+
+
+class FuncEnvConformance:
+    """Base class of a test class for one `FuncEnv`: override `make_func_env`, and
+    `check_func_env` runs on what it returns (errors and warnings fail, hints do not)."""
+
+    max_steps: ClassVar[int] = DEFAULT_MAX_STEPS
+
+    def make_func_env(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} needs make_func_env()")
+
+    def test_func_env(self) -> None:
+        subject = Subject.of_func_env(type(self).__name__, self.make_func_env, self.max_steps)
+        run_check("func-env", subject)

@@ -4,11 +4,14 @@ Every check raises `ConformanceError` naming the checker's rule id and the env, 
 test says which rule broke for which id. The checks reuse `protogym.check_env` for what it
 already covers (spaces, reset and step contracts, seeding, rendering, closing) and add what
 needs a registered id: long rollouts across episodes, two envs compared step by step, the
-legacy path, pickling, the native vector env against Sync, and the spec's JSON.
+legacy path, pickling, the native vector env against Sync, and the spec's JSON. A functional
+env (an id whose env adapts a `FuncEnv`, or a `FuncEnv` factory) also goes through
+`check_func_env`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import pickle
 import warnings
@@ -19,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import protogym
-from protogym.checker import check_env
+from protogym.checker import check_env, check_func_env
 from protogym.checker.report import ContractError
 from protogym.checker.rules import RULES, Severity
 from protogym.registration import EnvSpec
@@ -45,9 +48,11 @@ class Subject:
     """What a check runs on: a way to build the env, and its id when it has one."""
 
     label: str
-    make: Callable[..., Any]
+    make: Callable[..., Any] | None
     env_id: str | None = None
     max_steps: int = 200
+    make_func_env: Callable[[], Any] | None = None
+    """Builds the `FuncEnv` to check, for a subject that is a functional env only."""
 
     @classmethod
     def of_id(cls, env_id: str, max_steps: int = 200) -> Subject:
@@ -58,8 +63,25 @@ class Subject:
 
         return cls(env_id, make, env_id, max_steps)
 
+    @classmethod
+    def of_func_env(
+        cls, label: str, make_func_env: Callable[[], Any], max_steps: int = 200
+    ) -> Subject:
+        """A subject that is only a `FuncEnv` factory: the Env checks do not apply to it."""
+        return cls(label, None, None, max_steps, make_func_env)
+
+    def env(self, **kwargs: Any) -> Any:
+        """A new env of the subject (the Env checks skip a bare `FuncEnv` subject)."""
+        if self.make is None:
+            raise _NotAnEnv
+        return self.make(**kwargs)
+
     def fail(self, rule: str, message: str) -> ConformanceError:
         return ConformanceError(rule, self.label, message)
+
+
+class _NotAnEnv(Exception):  # noqa: N818 - a signal, not an error
+    """The subject is a bare `FuncEnv`: an Env check has nothing to run on."""
 
 
 def _rollout(env: Any, seed: int, steps: int) -> Iterator[tuple[str, Any]]:
@@ -79,7 +101,7 @@ def _rollout(env: Any, seed: int, steps: int) -> Iterator[tuple[str, Any]]:
 
 def check_contract(subject: Subject) -> None:
     """`check_env` finds no error or warning (hints are fine), rendering included."""
-    env = subject.make()
+    env = subject.env()
     try:
         try:
             report = check_env(env, warn=False, skip_render_check=False)
@@ -96,7 +118,7 @@ def check_contract(subject: Subject) -> None:
 def check_rollout(subject: Subject) -> None:
     """Over a long random rollout, after every reset and step (terminal ones included), the
     observation is in the space, the reward a finite real number and the flags bools."""
-    env = subject.make()
+    env = subject.env()
     space = env.observation_space
     try:
         for number, (kind, result) in enumerate(_rollout(env, SEED, subject.max_steps)):
@@ -121,7 +143,7 @@ def check_rollout(subject: Subject) -> None:
 
 def check_reproducible(subject: Subject) -> None:
     """Two envs with the same seed and actions give the same trajectory, across episodes."""
-    first, second = subject.make(), subject.make()
+    first, second = subject.env(), subject.env()
     try:
         pairs = zip(
             _rollout(first, SEED, subject.max_steps),
@@ -142,13 +164,13 @@ def check_reproducible(subject: Subject) -> None:
 def check_render_modes(subject: Subject) -> None:
     """Each declared mode renders what it declares: rgb_array an (H, W, 3) uint8 array, ansi a
     str, the list modes lists of those. `human` needs a window and is left to check_env."""
-    probe = subject.make()
+    probe = subject.env()
     modes = list(probe.metadata.get("render_modes", ()))
     probe.close()
     for mode in modes:
         if mode == "human":
             continue
-        env = subject.make(render_mode=mode)
+        env = subject.env(render_mode=mode)
         try:
             env.reset(seed=SEED)
             frame = env.render()
@@ -169,7 +191,7 @@ def check_render_modes(subject: Subject) -> None:
 
 
 def check_close_twice(subject: Subject) -> None:
-    env = subject.make()
+    env = subject.env()
     env.reset(seed=SEED)
     env.close()
     try:
@@ -183,8 +205,8 @@ def check_legacy_path(subject: Subject) -> None:
     `return_info=True`) and the 4-tuple of the same steps."""
     if subject.env_id is None:
         return
-    modern = subject.make()
-    legacy = subject.make(return_two_dones=False)
+    modern = subject.env()
+    legacy = subject.env(return_two_dones=False)
     try:
         modern.action_space.seed(SEED)
         obs, _ = modern.reset(seed=SEED)
@@ -212,12 +234,12 @@ def check_legacy_path(subject: Subject) -> None:
 
 def check_pickle(subject: Subject) -> None:
     """The made env pickles, and the copy behaves as a fresh env does."""
-    env = subject.make()
+    env = subject.env()
     try:
         copy = pickle.loads(pickle.dumps(env))
     except Exception as error:
         raise subject.fail("PG171", f"pickling failed: {error!r}") from error
-    fresh = subject.make()
+    fresh = subject.env()
     try:
         if not same(copy.reset(seed=SEED)[0], fresh.reset(seed=SEED)[0]):
             raise subject.fail("PG171", "the unpickled env resets to another observation")
@@ -251,7 +273,7 @@ def check_spec_json(subject: Subject) -> None:
     """The made env's spec survives JSON and rebuilds the same stack."""
     if subject.env_id is None:
         return
-    env = subject.make()
+    env = subject.env()
     try:
         text = env.spec.to_json()
         rebuilt = protogym.make(EnvSpec.from_json(text))
@@ -263,6 +285,27 @@ def check_spec_json(subject: Subject) -> None:
     finally:
         env.close()
         rebuilt.close()
+
+
+def check_func_env_rules(subject: Subject) -> None:
+    """`check_func_env` finds no error or warning in the subject's `FuncEnv`: the one its
+    factory builds, or the one the made env adapts (``env.unwrapped.func_env``); envs that
+    adapt none are not functional and pass."""
+    if subject.make_func_env is not None:
+        func_env = subject.make_func_env()
+    else:
+        env = subject.env()
+        func_env = getattr(getattr(env, "unwrapped", env), "func_env", None)
+        env.close()
+        if func_env is None:
+            return
+    try:
+        report = check_func_env(func_env, num_steps=min(subject.max_steps, 100), warn=False)
+    except ContractError as error:
+        report = error.report
+    bad = [r for r in report.results if r.severity is not Severity.HINT]
+    if bad:
+        raise subject.fail(bad[0].id, "; ".join(str(r) for r in bad))
 
 
 def _describe(value: Any) -> str:
@@ -281,6 +324,7 @@ CHECKS: dict[str, Callable[[Subject], None]] = {
     "pickle": check_pickle,
     "vector-entry-point": check_vector_entry_point,
     "spec-json": check_spec_json,
+    "func-env": check_func_env_rules,
 }
 """Every check by name, in the order the suite runs them."""
 
@@ -293,4 +337,5 @@ def run_check(name: str, subject: Subject) -> None:
         raise ValueError(
             f"unknown conformance check {name!r}; the checks are {list(CHECKS)}"
         ) from None
-    check(subject)
+    with contextlib.suppress(_NotAnEnv):  # an Env check on a bare FuncEnv subject
+        check(subject)
