@@ -200,6 +200,20 @@ def test_single_env_renders_through_render_init_and_render_image() -> None:
     assert FunctionalJaxEnv(func_env).render() is None
 
 
+def test_vector_env_renders_a_frame_per_copy() -> None:
+    envs = FunctionalJaxVectorEnv(Swing(), 2, max_episode_steps=4, render_mode="rgb_array")
+    with pytest.raises(error.ResetNeeded, match="before render"):
+        envs.render()
+    obs, _ = envs.reset(seed=0)
+    frames = envs.render()
+    assert frames is not None and len(frames) == 2
+    columns = [int(np.flatnonzero(frame[0, :, 0])[0]) for frame in frames]
+    assert columns == [int(np.clip(8 + 4 * angle, 0, 15)) for angle in obs[:, 0]]
+    assert envs.render_state == columns
+    envs.close()
+    assert envs.render_state is None
+
+
 ROLLOUT_STEPS = 8
 
 

@@ -100,7 +100,9 @@ def test_vector_env_rejects_bad_arguments() -> None:
         FunctionalNumpyVectorEnv(NumpyWalk(), 2, metadata={"autoreset_mode": "sometimes"})
     with pytest.raises(ValueError, match="max_episode_steps must be an int >= 0"):
         FunctionalNumpyVectorEnv(NumpyWalk(), 2, max_episode_steps=-1)
-    with pytest.raises(error.UnsupportedMode, match="does not render"):
+    with pytest.raises(error.UnsupportedMode, match="must be None or 'rgb_array'"):
+        FunctionalNumpyVectorEnv(NumpyWalk(), 2, render_mode="human")
+    with pytest.raises(NotImplementedError, match="NumpyWalk cannot render"):
         FunctionalNumpyVectorEnv(NumpyWalk(), 2, render_mode="rgb_array")
     envs = FunctionalNumpyVectorEnv(NumpyWalk(), 2)
     with pytest.raises(error.ResetNeeded, match="call reset"):

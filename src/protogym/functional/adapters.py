@@ -205,17 +205,18 @@ class FunctionalVectorEnvBase(
                 f"max_episode_steps must be an int >= 0 (0: no time limit), got "
                 f"{max_episode_steps!r}"
             )
-        if render_mode is not None:
+        if render_mode not in (None, "rgb_array"):
             raise error.UnsupportedMode(
-                f"a functional vector env does not render (render_mode={render_mode!r}); "
-                "render one copy with the single-env adapter instead"
+                f"render_mode must be None or 'rgb_array' for a functional vector env, got "
+                f"{render_mode!r}"
             )
         self.num_envs = int(num_envs)
         self.metadata = (
             {"autoreset_mode": AutoresetMode.NEXT_STEP} if metadata is None else metadata
         )
         mode = parse_autoreset_mode(self.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP))
-        self.render_mode = None
+        self.render_mode = render_mode
+        self.render_state: Any = func_env.render_init() if render_mode == "rgb_array" else None
         self.spec = spec
         self.time_limit = int(max_episode_steps)
         self.single_observation_space = func_env.observation_space
@@ -321,6 +322,25 @@ class FunctionalVectorEnvBase(
             infos["_final_info"] = ended.copy()
         return infos
 
-    def render(self) -> Any:
-        """A functional vector env never renders (`render_mode` is None)."""
-        return None
+    def render(self) -> tuple[Any, ...] | None:
+        """One frame per copy for render_mode 'rgb_array' (as `SyncVectorEnv`), drawn by
+        the `FuncEnv` from each copy's state; `None` without a render mode."""
+        if self.render_mode is None:
+            return None
+        if self.state is None:
+            raise error.ResetNeeded("call reset() before render() on a functional vector env")
+        batch = self.state.inner  # inside the autoreset flag
+        if self.time_limit:
+            batch = batch.inner  # inside the step count
+        frames = []
+        for row in range(self.num_envs):
+            state = _backend.tree_map(lambda leaf, row=row: leaf[row], batch)
+            self.render_state, frame = self.func_env.render_image(state, self.render_state)
+            frames.append(frame)
+        return tuple(frames)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Release the render state."""
+        if self.render_state is not None:
+            self.func_env.render_close(self.render_state)
+            self.render_state = None
