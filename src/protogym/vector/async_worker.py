@@ -98,17 +98,21 @@ def run_worker(
         poller = select.poll()
         poller.register(channel.fd, select.POLLIN)
 
+    in_batch = False  # the last command was a partial batch's
     while True:
-        if poller is not None:
+        # After a partial batch the next command waits for the parent to collect a batch
+        # from the other sub-envs too: spinning for it would only take their cores.
+        if poller is not None and not in_batch:
             spin_until_readable(poller, spin_seconds)
         try:
             message = channel.recv()
         except (EOFError, OSError):
             break
         data: Any = None
+        in_batch = message[:1] == BATCH
         if message == STEP:
             command = "step"
-        elif message[:1] == BATCH:
+        elif in_batch:
             locals_ = array.array("i", message[1:]).tolist()
             _step_each(channel, block, [(local, actions_view[first + local].copy())  # type: ignore[index]
                                         for local in locals_])
