@@ -276,6 +276,10 @@ def test_the_vector_step_compiles_once(mode: str) -> None:
         envs.reset(options={"reset_mask": np.array([False, True, False])})
         assert envs._partial_reset_fn._cache_size() == 1  # type: ignore[attr-defined]
     assert envs._step_fn._cache_size() == 1  # type: ignore[attr-defined]
+    for _ in range(3):  # jax actions stay on the device: one more signature, then no more
+        envs.step(jnp.array([0, 1, 1]))
+        envs.step(np.array([1, 1, 0]))
+    assert envs._step_fn._cache_size() == 2  # type: ignore[attr-defined]
 
 
 def test_the_callers_func_env_is_never_changed() -> None:

@@ -64,7 +64,10 @@ class _Backend:
 
     def _key_for(self, seed: int | None) -> Any:
         """The key to use from now on, for an explicit `seed` or (None) a fresh one."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} needs a backend: use FunctionalJaxEnv/FunctionalJaxVectorEnv "
+            "or FunctionalNumpyEnv/FunctionalNumpyVectorEnv, or define _key_for"
+        )
 
 
 class FunctionalEnvBase(_Backend, Env[O, A]):
@@ -288,7 +291,8 @@ class FunctionalVectorEnvBase(
     def _batched_actions(self, actions: Any) -> Any:
         """`actions` with the action space's dtype, checked to have one row per copy."""
         dtype = getattr(self.single_action_space, "dtype", None)
-        if dtype is not None and not isinstance(actions, Mapping | tuple):
+        on_device = _backend.is_jax(actions)  # jax arrays stay on the device as they are
+        if dtype is not None and not on_device and not isinstance(actions, Mapping | tuple):
             actions = np.asarray(actions, dtype=dtype)
         for leaf in _backend.tree_leaves(actions):
             shape = np.shape(leaf)
