@@ -160,6 +160,22 @@ def _core_step(func_env: FuncEnv[Any, Any, Any, Any, Any, Any, Any]) -> Callable
     return core
 
 
+def _packed_step(step: Callable[..., Any]) -> Callable[..., Any]:
+    """A batched step returning `(state, obs, outcome, info)`, with rewards, terminations
+    and truncations stacked in one float array of shape `(3, num_envs)`: one copy to the
+    host instead of three."""
+
+    def packed(key: Any, state: Any, actions: Any) -> Any:
+        out = step(key, state, actions)
+        xp = _backend.numpy_of(out.reward, out.terminated)
+        outcome = xp.stack(
+            [xp.asarray(flag, dtype=float) for flag in (out.reward, out.terminated, out.truncated)]
+        )
+        return out.state, out.obs, outcome, out.info
+
+    return packed
+
+
 def _split_first(func: Callable[..., Any]) -> Callable[..., Any]:
     """`func` taking a key it splits: returns the key to keep and `func` of the other."""
 
@@ -235,7 +251,7 @@ class FunctionalVectorEnvBase(
         )
         self._program = program
         self._reset_fn = self._compile(_split_first(program.reset))
-        self._step_fn = self._compile(_split_first(program.step))
+        self._step_fn = self._compile(_split_first(_packed_step(program.step)))
         self._partial_reset_fn = self._compile(_split_first(self._partial_reset))
         self._same_step = mode is AutoresetMode.SAME_STEP
         self._key = self._key_for(None)
@@ -278,15 +294,13 @@ class FunctionalVectorEnvBase(
         if self.state is None:
             raise error.ResetNeeded("call reset() before step() on a functional vector env")
         actions = self._batched_actions(actions)
-        self._key, out = self._step_fn(self._key, self.state, actions)
-        self.state, self._obs = out.state, out.obs
-        obs, reward, terminated, truncated = self._to_host(
-            (out.obs, out.reward, out.terminated, out.truncated)
+        self._key, (self.state, self._obs, outcome, info) = self._step_fn(
+            self._key, self.state, actions
         )
-        terminated = np.asarray(terminated, dtype=np.bool_)
-        truncated = np.asarray(truncated, dtype=np.bool_)
-        infos = self._host_infos(out.info, terminated | truncated)
-        return obs, np.asarray(reward, dtype=np.float64), terminated, truncated, infos
+        obs, outcome = self._to_host((self._obs, outcome))
+        terminated, truncated = outcome[1] != 0, outcome[2] != 0
+        infos = self._host_infos(info, terminated | truncated)
+        return obs, outcome[0].astype(np.float64), terminated, truncated, infos
 
     def _batched_actions(self, actions: Any) -> Any:
         """`actions` with the action space's dtype, checked to have one row per copy."""
