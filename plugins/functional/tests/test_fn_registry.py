@@ -111,3 +111,17 @@ def test_the_cli_lists_and_describes_the_ids(capsys: pytest.CaptureFixture[str])
     assert main(["describe", "phys2d/CartPole-v1", "--plain"]) == 0
     described = capsys.readouterr().out
     assert "CartPoleJaxVectorEnv" in described and "475.0" in described
+
+
+def test_the_classic_heuristics_drive_the_physics_ids() -> None:
+    for env_id in IDS:
+        expected = ["heuristic"] if env_id.startswith("phys2d/") else []
+        assert protogym.registry.policies(env_id) == expected
+    policy = protogym.registry.policy("phys2d/CartPole-v1", "heuristic")
+    env = protogym.make("phys2d/CartPole-v1")
+    obs, _ = env.reset(seed=0)
+    total, done = 0.0, False
+    while not done:
+        obs, reward, terminated, truncated, _ = env.step(policy(obs))
+        total, done = total + float(reward), terminated or truncated
+    assert total == 500.0  # it balances the pole until the time limit

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from protogym.registration import Registry
 
 _ENVS = "protogym_functional"
+_HEURISTIC_MODULE = "protogym_classic_control.heuristics"
 
 
 @protogym.hookimpl
@@ -84,3 +85,18 @@ def protogym_register_envs(registry: Registry) -> None:
         vector_entry_point=f"{_ENVS}.tabular.cliffwalking:CliffWalkingJaxVectorEnv",
         disable_env_checker=True,
     )
+    for env_id, function in _HEURISTICS.items():
+        registry.register_policy(env_id, "heuristic", f"{_HEURISTIC_MODULE}:{function}")
+
+
+# The classic-control plugin's hand-written policies, named "heuristic" for `protogym run ID
+# --policy heuristic` and the docs gallery: the observations are the classic envs' (as jax
+# arrays, which the policies read the same way). Resolved on first use only.
+_HEURISTICS = {
+    "phys2d/CartPole-v0": "cartpole",
+    "phys2d/CartPole-v1": "cartpole",
+    "phys2d/Pendulum-v0": "pendulum",
+    "phys2d/Acrobot-v1": "acrobot",
+    "phys2d/MountainCar-v0": "mountain_car",
+    "phys2d/MountainCarContinuous-v0": "continuous_mountain_car",
+}
