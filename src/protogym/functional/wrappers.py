@@ -182,7 +182,7 @@ def autoreset(
             obs = _backend.select(resetting, resets.obs, stepped.obs)
         if chosen is AutoresetMode.NEXT_STEP:
             # The step after an end only resets: it has no reward and ends nothing.
-            reward = xp.where(resetting, xp.zeros_like(reward), reward)
+            reward = _backend.select(resetting, _backend.tree_map(xp.zeros_like, reward), reward)
             terminated = xp.logical_and(terminated, xp.logical_not(resetting))
             truncated = xp.logical_and(truncated, xp.logical_not(resetting))
         elif chosen is AutoresetMode.SAME_STEP:
