@@ -162,17 +162,18 @@ class FuncEnv(
         self, state: StateType, render_state: RenderStateType, params: Params | None = None
     ) -> tuple[RenderStateType, Any]:
         """Draw `state`: `(next render state, RGB frame)`."""
-        message = _no_render(self, "render_image")  # two statements: not abstract to mypy
+        # Built first: a body that only raises would make these abstract to mypy.
+        message = _no_render(self, "render_image")
         raise NotImplementedError(message)
 
     def render_init(self, params: Params | None = None, **kwargs: Any) -> RenderStateType:
         """Create the render state (a canvas, a window) that `render_image` draws with."""
-        message = _no_render(self, "render_init")  # two statements: not abstract to mypy
+        message = _no_render(self, "render_init")
         raise NotImplementedError(message)
 
     def render_close(self, render_state: RenderStateType, params: Params | None = None) -> None:
         """Release what `render_init` created."""
-        message = _no_render(self, "render_close")  # two statements: not abstract to mypy
+        message = _no_render(self, "render_close")
         raise NotImplementedError(message)
 
     def get_default_params(self, **kwargs: Any) -> Params | None:
