@@ -10,7 +10,15 @@
   mode (goal 2.5x) and in its default same-step mode, which also builds the
   `final_obs` object array (goal 1.7x), both with the default kernel (numba's compiled
   step when the `jit` extra is installed); the numpy kernel is reported beside them.
-- EnvPool, only if it is installed (``pip install envpool``), against the same native env.
+- EnvPool, only if it is installed (``pip install -e ".[bench-envpool]"``), against the same
+  native env.
+- Partial batches (EnvPool's asynchronous mode): 16 sub-envs whose every step sleeps 1-5 ms
+  (drawn per step from a generator seeded by the sub-env's index, like a simulator or robot
+  behind a socket), `AsyncVectorEnv(..., batch_size=8)` through `send`/`recv` against the
+  full-batch `AsyncVectorEnv` of the same sub-envs (both with one worker per sub-env, as
+  sleeping sub-envs need no core; goal 1.5x); and the native Atari env, 16 Pongs in
+  batches of 8 through `send`/`recv`, against EnvPool's asynchronous mode with the same
+  settings and thread count (goal 1.0x), when EnvPool is installed.
 - The bound on AsyncVectorEnv: the round trip of a one-byte ping-pong through a
   `multiprocessing.Pipe` with a forked child, which every async step pays at least once.
 
@@ -19,11 +27,13 @@ best of each is kept, so load on the machine hits both alike. Rates count env-st
 vector step of N sub-envs is N env-steps).
 
 Run: ``.venv/bin/python benchmarks/bench_vector.py [--seconds S] [--repeats R]``.
+``--only partial`` runs the partial-batch rows alone and prints them (no results file).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -38,6 +48,8 @@ import gymnasium
 import numpy as np
 
 import protogym
+from protogym.spaces import Box, Discrete
+from protogym.vector import AsyncVectorEnv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Row, best_rate, print_rows  # type: ignore[import-not-found, unused-ignore]
@@ -89,11 +101,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="length of each timed run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs, best is kept")
+    parser.add_argument("--only", choices=["partial"], help="run one section, write nothing")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    if args.only == "partial":
+        _partial_batches(args.seconds, args.repeats)
+        return
     rows: list[Row] = []
 
-    modes: tuple[tuple[Literal["sync", "async"], float], ...] = (("sync", 2.0), ("async", 5.0))
+    modes: tuple[tuple[Literal["sync", "async"], float], ...] = (("sync", 2.0), ("async", 8.0))
     for mode, target in modes:
         ours = protogym.make_vec("CartPole-v1", 8, vectorization_mode=mode)
         theirs = gymnasium.make_vec("CartPole-v1", num_envs=8, vectorization_mode=mode)
@@ -137,10 +153,15 @@ def main() -> None:
     print_rows("vector envs: env-steps per second (gymnasium column: Gymnasium 1.4)", rows)
     round_trip = _pipe_bound(rows)
     envpool_rows = _envpool(args.seconds)
+    partial_rows = _partial_batches(args.seconds, args.repeats)
     tables = [table("env-steps per second against Gymnasium 1.4", [from_row(r) for r in rows])]
     if envpool_rows:
         tables.append(table("native CartPole against EnvPool, env-steps per second",
                             [from_row(r, reference="envpool") for r in envpool_rows]))
+    tables.append(table("partial batches (send/recv, batch of 8 of 16), env-steps per second", [
+        from_row(row, reference="envpool" if "EnvPool" in row.name else "full batch")
+        for row in partial_rows
+    ]))
     tables.append(table("the bound on an async step: one Pipe round trip", [
         Result("one byte each way to a forked child", "us", False,
                {"protogym": round_trip * 1e6}),
@@ -201,6 +222,174 @@ def _envpool(seconds: float) -> list[Row]:
         rows.append(Row(name, "/s", *rates, True, None))
     print_rows("vector envs against EnvPool (gymnasium column: EnvPool)", rows)
     return rows
+
+
+class SleepingEnv(protogym.Env[np.ndarray[Any, Any], np.int64]):
+    """A sub-env whose every step sleeps 1-5 ms, drawn from a generator seeded by `index`:
+    its step time varies as a simulator's or a robot's behind a socket, its CPU use does not.
+    """
+
+    observation_space: Box
+    action_space: Discrete
+
+    def __init__(self, index: int) -> None:
+        self.observation_space = Box(-1.0, 1.0, shape=(4,), dtype=np.float32)
+        self.action_space = Discrete(2)
+        self._delays = np.random.default_rng(index).uniform(1e-3, 5e-3, size=4096).tolist()
+        self._count = 0
+        self._obs = np.zeros(4, dtype=np.float32)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        return self._obs, {}
+
+    def step(self, action: np.int64) -> tuple[np.ndarray[Any, Any], float, bool, bool,
+                                              dict[str, Any]]:
+        time.sleep(self._delays[self._count % 4096])
+        self._count += 1
+        return self._obs, 1.0, False, False, {}
+
+
+def _sender(env: Any, num_envs: int, batch: int, actions: Any) -> Stepper:
+    """One `recv` and the `send` of the returned sub-envs' next actions per call."""
+    env.send(actions(num_envs))
+    recv, send = env.recv, env.send
+
+    def work() -> None:
+        *_, infos = recv()
+        send(actions(batch), infos["env_id"])
+
+    return work
+
+
+def _alternate(sides: list[tuple[Stepper, int]], seconds: float, repeats: int) -> list[float]:
+    """Best env-steps per second of each `(work, env-steps per call)`, alternating runs."""
+    calls = [_calls_for(work, seconds) for work, _ in sides]
+    best = [0.0] * len(sides)
+    for _ in range(repeats):
+        for side, (work, per_call) in enumerate(sides):
+            best[side] = max(best[side], best_rate(work, calls[side], repeats=1) * per_call)
+    return best
+
+
+def _partial_batches(seconds: float, repeats: int) -> list[Row]:
+    """Partial batches of 8 of 16 against the full batch (sleeping sub-envs) and against
+    EnvPool's asynchronous mode (Pong, when EnvPool is installed)."""
+    fns = [functools.partial(SleepingEnv, index) for index in range(16)]
+    zeros = functools.partial(np.zeros, dtype=np.int64)
+    full = AsyncVectorEnv(fns, num_workers=16)
+    partial = AsyncVectorEnv(fns, num_workers=16, batch_size=8)
+    full.reset(seed=0)
+    partial.reset(seed=0)
+    full_actions = zeros(16)
+    rates = _alternate(
+        [(_sender(partial, 16, 8, zeros), 8),
+         (lambda: full.step(full_actions), 16)],
+        seconds, repeats,
+    )
+    full.close()
+    partial.close()
+    rows = [Row("AsyncVectorEnv batch 8 of 16, steps sleeping 1-5 ms", "/s", rates[0],
+                rates[1], True, 1.5)]
+    rows.extend(_atari_partial(seconds, repeats))
+    print_rows("partial batches: env-steps per second (reference column: full batch / "
+               "EnvPool)", rows)
+    return rows
+
+
+def _atari_partial(seconds: float, repeats: int) -> list[Row]:
+    """16 Pongs in batches of 8, protogym's AtariVectorEnv against EnvPool's async mode
+    (and ale-py's own vector env, printed). Only one library is alive at a time: ale-py's
+    threads spin while they wait, so an idle env would take cores from the one timed."""
+    try:
+        import envpool  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        print("\nEnvPool: not installed, Atari partial batches skipped")
+        return []
+    import ale_py.vector_env
+    from protogym_atari.vector import AtariVectorEnv
+
+    threads = min(16, os.cpu_count() or 1)  # the same thread count for every library
+    ring = np.random.default_rng(0).integers(0, 6, size=(64, 16))
+    position = 0
+
+    def actions(count: int) -> Any:
+        nonlocal position
+        position = (position + 1) % 64
+        return ring[position, :count]
+
+    def ours() -> tuple[Any, Stepper]:
+        env = AtariVectorEnv(16, "pong", batch_size=8, num_threads=threads,
+                             repeat_action_probability=0.25, autoreset_mode="next_step")
+        _, infos = env.reset(seed=0)
+        return env, _atari_sender(env, actions, infos["env_id"])
+
+    def pool() -> tuple[Any, Stepper]:
+        env = envpool.make_gymnasium(
+            "Pong-v5", num_envs=16, batch_size=8, num_threads=threads,
+            repeat_action_probability=0.25, reward_clip=True, episodic_life=False,
+            max_episode_steps=27_000, seed=0,
+        )
+        env.async_reset()
+        return env, _sender_after_reset(env, actions)
+
+    def ale() -> tuple[Any, Stepper]:
+        env = ale_py.vector_env.AtariVectorEnv(
+            "pong", 16, batch_size=8, num_threads=threads, repeat_action_probability=0.25
+        )
+        env.reset(seed=0)
+
+        def work() -> None:
+            env.send(actions(8))
+            env.recv()
+
+        return env, work
+
+    rates = [0.0, 0.0, 0.0]
+    cpu = [float("inf")] * 3
+    for _ in range(repeats):
+        for side, build in enumerate((ours, pool, ale)):
+            env, work = build()
+            calls = _calls_for(work, seconds)
+            start = time.process_time()
+            rates[side] = max(rates[side], best_rate(work, calls, repeats=1) * 8)
+            cpu[side] = min(cpu[side], (time.process_time() - start) / (calls * 8) * 1e6)
+            env.close()
+    print(f"\nale-py's own vector env, batch 8 of 16: {rates[2]:.0f} env-steps/s, "
+          f"{cpu[2]:.0f} us CPU per env-step (protogym's: {rates[0]:.0f}/s, {cpu[0]:.0f} us)")
+    # On a shared machine the wall-clock rate follows each library's share of the cores;
+    # the CPU time an env-step costs (every thread of this process) is steadier.
+    return [
+        Row("AtariVectorEnv Pong batch 8 of 16 vs EnvPool", "/s", rates[0], rates[1], True,
+            1.0),
+        Row("AtariVectorEnv Pong batch 8 of 16 vs EnvPool, CPU per env-step", "us", cpu[0],
+            cpu[1], False, None),
+    ]
+
+
+def _atari_sender(env: Any, actions: Callable[[int], Any], first: Any) -> Stepper:
+    """`send` to the sub-envs of the last batch (`first`: the reset's), then `recv` the
+    next, per call."""
+    ids = first
+
+    def work() -> None:
+        nonlocal ids
+        env.send(actions(8), ids)
+        *_, infos = env.recv()
+        ids = infos["env_id"]
+
+    return work
+
+
+def _sender_after_reset(pool: Any, actions: Callable[[int], Any]) -> Stepper:
+    """EnvPool after `async_reset`: `recv` a batch, `send` its sub-envs' actions."""
+
+    def work() -> None:
+        *_, infos = pool.recv()
+        pool.send(actions(8), infos["env_id"])
+
+    return work
 
 
 if __name__ == "__main__":
