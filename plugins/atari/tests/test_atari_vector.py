@@ -544,3 +544,26 @@ def test_send_and_recv_refuse_to_be_called_out_of_turn() -> None:
     obs, *_ = env.recv()
     assert obs.shape == (2, 4, 84, 84)
     env.close()
+
+
+def test_a_partial_reset_keeps_the_other_sub_envs_frame_stacks_and_time_limits() -> None:
+    """Disabled mode: resetting sub-env 0 leaves sub-env 1's frame stack and elapsed frames
+    as they were, so its stream is the one of a run without the partial reset."""
+    settings: dict[str, Any] = {"autoreset_mode": "disabled", "max_num_frames_per_episode": 40}
+    actions = np.array([2, 3])
+    plain = AtariVectorEnv(2, "pong", **settings)
+    plain.reset(seed=3)
+    expected = [plain.step(actions) for _ in range(10)]
+    plain.close()
+    env = AtariVectorEnv(2, "pong", **settings)
+    env.reset(seed=3)
+    for _ in range(3):
+        env.step(actions)
+    obs, _ = env.reset(seed=[8, None], options={"reset_mask": np.array([True, False])})
+    assert digest(obs[1]) == digest(expected[2][0][1])  # sub-env 1's stack, untouched
+    for step in range(3, 10):
+        obs, _, _, truncated, _ = env.step(actions)
+        assert digest(obs[1]) == digest(expected[step][0][1]), f"step {step}"
+        # 40 frames = 10 steps: sub-env 1 truncates on its 10th step, sub-env 0 not yet
+        assert truncated.tolist() == [False, step == 9]
+    env.close()
