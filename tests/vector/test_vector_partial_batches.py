@@ -5,6 +5,7 @@ mode, whatever the order in which the sub-envs finish."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -211,6 +212,30 @@ def test_disabled_mode_resets_the_ended_sub_envs_while_others_step() -> None:
         env.send(np.ones(1, dtype=np.int64), [0])
         assert not until_zero_returns()
         assert returned[0] == 1.0  # a new episode
+
+
+class Stuck(Countdown):
+    """A Countdown whose steps take 30 s: a sub-env still stepping long after the test."""
+
+    def step(self, action: np.int64) -> Any:
+        time.sleep(30.0)
+        return super().step(action)
+
+
+def test_a_masked_reset_amid_a_batch_waits_only_for_the_reset_sub_envs_workers() -> None:
+    fns: list[Any] = [lambda: Countdown(ident=0, length=50), lambda: Stuck(ident=1)]
+    env = AsyncVectorEnv(fns, num_workers=2, batch_size=1, autoreset_mode="disabled")
+    try:
+        env.reset(seed=0)
+        env.send(np.ones(2, dtype=np.int64))
+        _, _, _, _, infos = env.recv(timeout=20.0)
+        assert infos["env_id"].tolist() == [0]
+        # sub-env 1's worker is busy for 30 s; resetting sub-env 0 does not wait for it
+        env.reset_async(seed=[4, None], options={"reset_mask": np.array([True, False])})
+        obs, infos = env.reset_wait(timeout=15.0)
+        assert obs[:, 0].tolist() == [0.0, 0.0] and infos["reset_seed"][0] == 4
+    finally:
+        env.close(terminate=True)
 
 
 def test_observations_that_are_not_arrays_cannot_be_sent() -> None:

@@ -234,6 +234,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     ) -> None:
         self.closed = True  # until the workers are up, so a failed start closes cleanly
         self._state = AsyncState.DEFAULT
+        self._replying: list[int] = []  # amid a partial batch: the workers a command awaits
         self._processes: list[BaseProcess] = []
         self._conns: list[multiprocessing.connection.Connection] = []
         fns = list(env_fns)
@@ -423,15 +424,21 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._check_ready("reset_async")
         seeds = seeds_for(seed, self.num_envs)
         mask = reset_mask_of(options, self.num_envs)
+        workers = list(range(self.num_workers))
         if self._book is not None and self._book.active():
             self._check_reset_amid_batch(mask)
+            if mask is not None:  # only the workers of the masked sub-envs: the others
+                # may be stepping sub-envs sent earlier, and need not be waited for
+                workers = sorted({self._worker_of[index] for index in np.flatnonzero(mask)})
         if mask is not None:
             options = without_reset_mask(options)  # type: ignore[arg-type]
+        blocks = self._blocks
         self._send("reset", [
             pickle.dumps(("reset", (seeds[first:last], options,
                                     None if mask is None else mask[first:last].tolist())))
-            for first, last in self._blocks
-        ])
+            for first, last in (blocks[worker] for worker in workers)
+        ], workers)
+        self._replying = workers
         self._state = AsyncState.WAITING_RESET
 
     def reset_wait(self, timeout: float | None = None) -> tuple[ObsT_co, dict[str, Any]]:
@@ -537,13 +544,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 for worker, group in groups.items()
             }
         book.start(ids, self._observations)
-        channels = self._waiter.channels
-        for worker, message in messages.items():
-            try:
-                channels[worker].send(message)
-            except OSError:
-                self._processes[worker].join(1.0)
-                raise self._died(worker, "send") from None
+        self._send("send", list(messages.values()), list(messages))
 
     def recv(self, timeout: float | None = None) -> VectorStepResult[ObsT_co]:
         """The first `batch_size` sub-envs to finish since `send`, in order of completion,
@@ -745,12 +746,14 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
 
     # -- internals -------------------------------------------------------------------------
 
-    def _send(self, what: str, messages: list[bytes]) -> None:
-        """One message to each worker; a worker whose pipe is broken has died."""
+    def _send(self, what: str, messages: list[bytes], workers: list[int] | None = None) -> None:
+        """One message to each worker (or to each of `workers`); a worker whose pipe is
+        broken has died."""
         channels = self._waiter.channels
-        for worker, (channel, message) in enumerate(zip(channels, messages, strict=True)):
+        targets = range(self.num_workers) if workers is None else workers
+        for worker, message in zip(targets, messages, strict=True):
             try:
-                channel.send(message)
+                channels[worker].send(message)
             except OSError:
                 self._processes[worker].join(1.0)
                 raise self._died(worker, what) from None
@@ -790,12 +793,12 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     def _gather_amid_batch(self, what: str, timeout: float | None) -> list[bytes]:
         """`_gather` while sub-envs are out from `send`: their completions arrive between
         the replies, and go in the book."""
-        replies: list[bytes | None] = [None] * self.num_workers
+        replies: dict[int, bytes] = {}
         deadline = None if timeout is None else time.monotonic() + timeout
-        while any(reply is None for reply in replies):
+        while len(replies) < len(self._replying):
             for worker, reply in self._pump(what, deadline, timeout):
                 replies[worker] = reply
-        return replies  # type: ignore[return-value]
+        return [replies[worker] for worker in self._replying]
 
     def _raise_errors(self, replies: list[bytes]) -> list[Any]:
         """Decoded replies; the first sub-env error (lowest index) is raised here."""
