@@ -28,6 +28,8 @@ IDS = {
     "phys2d/MountainCarContinuous-v0": (999, 90.0),
     "tabular/Blackjack-v0": (None, None),
     "tabular/CliffWalking-v0": (None, None),
+    "tabular/FrozenLake-v1": (100, 0.70),
+    "tabular/FrozenLake8x8-v1": (200, 0.85),
 }
 
 

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from protogym_functional.tabular.blackjack import BlackjackFunctional, BlackJackParams, EnvState
 from protogym_functional.tabular.cliffwalking import CliffWalkingFunctional
+from protogym_functional.tabular.frozen_lake import FrozenLakeFunctional, FrozenLakeParams
 from protogym_toy_text.cliff_walking import CliffWalkingEnv
+from protogym_toy_text.frozen_lake import FrozenLakeEnv
 
 import protogym
 from protogym.spaces import Discrete
@@ -181,6 +183,47 @@ def test_cliffwalking_matches_toy_text_step_for_step() -> None:
     assert goals > 0 and falls > 0
 
 
+@pytest.mark.parametrize("map_name", ["4x4", "8x8"])
+def test_a_dry_frozen_lake_matches_toy_text_step_for_step(map_name: str) -> None:
+    env = FrozenLakeFunctional(map_name=map_name)
+    params = FrozenLakeParams(is_slippery=False)
+    step = jax.jit(
+        lambda s, a, k: (lambda n: (n, env.reward(s, a, n, k, params), env.terminal(n)))(
+            env.transition(s, a, k, params)
+        )
+    )
+    classic = FrozenLakeEnv(map_name=map_name, is_slippery=False)
+    classic.reset(seed=0)
+    key = jax.random.key(0)
+    state = env.initial(key)
+    rng = np.random.default_rng(1)
+    ends = 0
+    # rightward and downward moves more often, so walks reach holes and the goal
+    for action in rng.choice(4, size=2000, p=[0.15, 0.35, 0.35, 0.15]).tolist():
+        key, step_key = jax.random.split(key)
+        obs, reward, terminated, _, _ = classic.step(action)
+        state, ours, our_terminal = step(state, action, step_key)
+        assert (int(state), float(ours), bool(our_terminal)) == (obs, reward, terminated)
+        if terminated:
+            ends += 1
+            classic.reset()
+            state = env.initial(step_key)
+    assert ends > 10
+
+
+def test_a_slippery_lake_slides_sideways_a_third_of_the_time_each() -> None:
+    env = FrozenLakeFunctional()
+    keys = jax.random.split(jax.random.key(2), 6000)
+    # from cell 5's neighbour 6 (row 1, col 2), "down" lands on 10, or slips to 5 or 7
+    landed = np.asarray(jax.jit(jax.vmap(lambda key: env.transition(jnp.int32(6), 1, key)))(keys))
+    counts = {cell: int((landed == cell).sum()) for cell in (5, 7, 10)}
+    assert sum(counts.values()) == 6000
+    for count in counts.values():  # 2000 expected each; 4 standard deviations is 146
+        assert abs(count - 2000) < 146
+    assert int(env.transition(jnp.int32(5), 2, keys[0])) == 5  # a hole keeps the agent
+    assert float(env.reward(jnp.int32(14), 2, jnp.int32(15))) == 1.0
+
+
 def test_bad_params_name_the_known_ones() -> None:
     with pytest.raises(TypeError, match=r"BlackJackParams has no parameter.*'sab'.*natural"):
         BlackjackFunctional().get_default_params(sab=True)
@@ -188,3 +231,7 @@ def test_bad_params_name_the_known_ones() -> None:
         CliffWalkingFunctional().get_default_params(slippery=True)
     with pytest.raises(TypeError, match="has no parameter"):
         protogym.make("tabular/Blackjack-v0", sab=True)
+    with pytest.raises(ValueError, match="no map '5x5'"):
+        FrozenLakeFunctional(map_name="5x5")
+    with pytest.raises(ValueError, match="equal-length rows"):
+        FrozenLakeFunctional(desc=["SF", "FHG"])

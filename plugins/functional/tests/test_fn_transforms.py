@@ -17,6 +17,7 @@ from protogym_functional.phys2d.mountain_car_continuous import MountainCarContin
 from protogym_functional.phys2d.pendulum import PendulumFunctional
 from protogym_functional.tabular.blackjack import BlackjackFunctional
 from protogym_functional.tabular.cliffwalking import CliffWalkingFunctional
+from protogym_functional.tabular.frozen_lake import FrozenLakeFunctional
 
 pytestmark = pytest.mark.jax
 
@@ -28,7 +29,16 @@ ENVS: dict[str, Any] = {
     "MountainCarContinuous": MountainCarContinuousFunctional,
     "Blackjack": BlackjackFunctional,
     "CliffWalking": CliffWalkingFunctional,
+    "FrozenLake": FrozenLakeFunctional,
 }
+
+
+def cases(names: Any) -> list[Any]:
+    """`names` as test cases. Blackjack's dealer loop makes its eager steps and compilations
+    the slowest by far (slow tests); test_fn_tabular.py also checks its rules under jit."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n == "Blackjack" else n for n in names]
+
+
 # Params that change each parameterised env's behaviour, for the traced-params test.
 OTHER_PARAMS: dict[str, dict[str, Any]] = {
     "CartPole": {"gravity": 12.0, "sutton_barto_reward": True},
@@ -37,6 +47,7 @@ OTHER_PARAMS: dict[str, dict[str, Any]] = {
     "MountainCar": {"force": 0.002},
     "MountainCarContinuous": {"power": 0.003},
     "Blackjack": {"natural": True, "sutton_and_barto": False},
+    "FrozenLake": {"is_slippery": False, "frozen_reward": -0.01},
 }
 
 
@@ -76,7 +87,7 @@ def assert_trees_close(left: Any, right: Any) -> None:
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-6, atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ENVS)
+@pytest.mark.parametrize("name", cases(ENVS))
 def test_jit_equals_eager(name: str) -> None:
     env = ENVS[name]()
     jitted_step = jax.jit(lambda s, a, k: step(env, s, a, k, None))
@@ -91,7 +102,7 @@ def test_jit_equals_eager(name: str) -> None:
         eager_state, jit_state = eager[0], compiled[0]
 
 
-@pytest.mark.parametrize("name", ENVS)
+@pytest.mark.parametrize("name", cases(ENVS))
 def test_vmap_equals_a_loop(name: str) -> None:
     env = ENVS[name]()
     keys = jax.random.split(jax.random.key(1), 8)
@@ -105,7 +116,7 @@ def test_vmap_equals_a_loop(name: str) -> None:
         assert_trees_close(jax.tree.map(lambda x, i=i: x[i], batched), one)
 
 
-@pytest.mark.parametrize("name", ENVS)
+@pytest.mark.parametrize("name", cases(ENVS))
 def test_same_key_same_rollout(name: str) -> None:
     env = ENVS[name]()
     actions = jnp.asarray(np.stack(sample_actions(env, 40, seed=2)))
@@ -118,7 +129,7 @@ def test_same_key_same_rollout(name: str) -> None:
         assert not np.array_equal(np.asarray(first[0]), np.asarray(other[0]))
 
 
-@pytest.mark.parametrize("name", ENVS)
+@pytest.mark.parametrize("name", cases(ENVS))
 def test_observations_lie_in_the_space(name: str) -> None:
     env = ENVS[name]()
     actions = jnp.asarray(np.stack(sample_actions(env, 200, seed=3)))
@@ -139,7 +150,7 @@ def test_observations_lie_in_the_space(name: str) -> None:
     assert space.contains(np.asarray(initial))
 
 
-@pytest.mark.parametrize("name", OTHER_PARAMS)
+@pytest.mark.parametrize("name", cases(OTHER_PARAMS))
 def test_params_are_a_traced_argument(name: str) -> None:
     env = ENVS[name]()
     # seed 1 sticks first for the two-action envs: a dealt natural is then paid
@@ -152,7 +163,8 @@ def test_params_are_a_traced_argument(name: str) -> None:
         return rollout(env, key, actions, params)
 
     compiled = jax.jit(jax.vmap(run, in_axes=(0, None)))
-    keys = jax.random.split(jax.random.key(8), 128)
+    # Blackjack needs many hands for a dealt natural to show the payout rule
+    keys = jax.random.split(jax.random.key(8), 128 if name == "Blackjack" else 8)
     default = env.get_default_params()
     other = env.get_default_params(**OTHER_PARAMS[name])
     with_default, with_other = compiled(keys, default), compiled(keys, other)
@@ -166,7 +178,7 @@ def test_params_are_a_traced_argument(name: str) -> None:
     )
 
 
-@pytest.mark.parametrize("name", ENVS)
+@pytest.mark.parametrize("name", cases(ENVS))
 def test_transform_vmap_then_jit_batches_every_method(name: str) -> None:
     """Gymnasium's way: `env.transform(jax.vmap)` then `jax.jit`; the methods never call
     each other, so a batched `reward` does not map a batched `terminal` a second time."""

@@ -85,6 +85,25 @@ def protogym_register_envs(registry: Registry) -> None:
         vector_entry_point=f"{_ENVS}.tabular.cliffwalking:CliffWalkingJaxVectorEnv",
         disable_env_checker=True,
     )
+    frozen_lake = f"{_ENVS}.tabular.frozen_lake"
+    registry.register(
+        id="tabular/FrozenLake-v1",
+        entry_point=f"{frozen_lake}:FrozenLakeJaxEnv",
+        vector_entry_point=f"{frozen_lake}:FrozenLakeJaxVectorEnv",
+        kwargs={"map_name": "4x4"},
+        max_episode_steps=100,
+        reward_threshold=0.70,
+        disable_env_checker=True,
+    )
+    registry.register(
+        id="tabular/FrozenLake8x8-v1",
+        entry_point=f"{frozen_lake}:FrozenLakeJaxEnv",
+        vector_entry_point=f"{frozen_lake}:FrozenLakeJaxVectorEnv",
+        kwargs={"map_name": "8x8"},
+        max_episode_steps=200,
+        reward_threshold=0.85,
+        disable_env_checker=True,
+    )
     for env_id, function in _HEURISTICS.items():
         registry.register_policy(env_id, "heuristic", f"{_HEURISTIC_MODULE}:{function}")
 
