@@ -50,42 +50,53 @@ class AutoresetBlock:
         self.same_step = mode is AutoresetMode.SAME_STEP
         self.next_step = mode is AutoresetMode.NEXT_STEP
         self.pending = [False] * len(envs)  # next-step: reset on the next step
+        self.current = first  # the sub-env being stepped or reset (the one that failed)
         self.observations = observations
         self.array_obs = isinstance(observations, np.ndarray)
         self.rewards = rewards
         self.terminations = terminations
         self.truncations = truncations
 
-    def step(self, local: int, action: Any, report: Report) -> None:
-        """Step (or, next-step mode after an episode's end, reset) sub-env `local`."""
-        index = self.first + local
-        env = self.envs[local]
-        if self.next_step and self.pending[local]:
-            obs, info = env.reset()
-            self.pending[local] = False
-            self.rewards[index] = 0.0
-            self.terminations[index] = False
-            self.truncations[index] = False
-        else:
-            obs, reward, terminated, truncated, info = env.step(action)
-            self.rewards[index] = reward
-            self.terminations[index] = terminated
-            self.truncations[index] = truncated
-            if terminated or truncated:
-                if self.same_step:
-                    report.setdefault("finals", []).append((index, detached(obs), info))
-                    obs, info = env.reset()
-                elif self.next_step:
-                    self.pending[local] = True
-        self._store(index, obs, report)
-        if info:
-            report.setdefault("infos", []).append((index, info))
+    def step(self, locals_: Iterable[int], actions: Any, report: Report) -> None:
+        """Step (or, next-step mode after an episode's end, reset) sub-envs `locals_` in
+        turn, sub-env `locals_[i]` with `actions[i]`. One loop with everything in locals:
+        it runs for every sub-env of every step."""
+        first, envs, pending = self.first, self.envs, self.pending
+        same_step, next_step = self.same_step, self.next_step
+        rewards, terminations, truncations = self.rewards, self.terminations, self.truncations
+        observations, array_obs = self.observations, self.array_obs
+        for local, action in zip(locals_, actions, strict=True):
+            self.current = index = first + local
+            env = envs[local]
+            if next_step and pending[local]:
+                obs, info = env.reset()
+                pending[local] = False
+                rewards[index] = 0.0
+                terminations[index] = False
+                truncations[index] = False
+            else:
+                obs, reward, terminated, truncated, info = env.step(action)
+                rewards[index] = reward
+                terminations[index] = terminated
+                truncations[index] = truncated
+                if terminated or truncated:
+                    if same_step:
+                        report.setdefault("finals", []).append((index, detached(obs), info))
+                        obs, info = env.reset()
+                    elif next_step:
+                        pending[local] = True
+            if array_obs:
+                observations[index] = obs
+            else:
+                self._store(index, obs, report)
+            if info:
+                report.setdefault("infos", []).append((index, info))
 
     def reset(
         self, local: int, seed: int | None, options: dict[str, Any] | None, report: Report
     ) -> None:
         """Reset sub-env `local` with `seed` and `options`; cancels a pending autoreset."""
-        index = self.first + local
+        self.current = index = self.first + local
         obs, info = self.envs[local].reset(seed=seed, options=options)
         self.pending[local] = False
         self._store(index, obs, report)

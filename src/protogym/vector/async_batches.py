@@ -33,6 +33,7 @@ class BatchBook:
         self.unreturned = np.zeros(num_envs, dtype=np.bool_)
         self.done: deque[tuple[int, Report | None]] = deque()
         self.failures: list[ErrorPayload] = []
+        self._count = 0  # how many are stepping (cheaper to ask than the array, every step)
         self._latest = latest
 
     def busy(self) -> NDArray[np.bool_]:
@@ -40,16 +41,17 @@ class BatchBook:
         return self.stepping | self.unreturned
 
     def active(self) -> bool:
-        return bool(self.stepping.any()) or bool(self.done) or bool(self.failures)
+        return self._count > 0 or bool(self.done) or bool(self.failures)
 
     def out(self) -> int:
         """How many results `recv` can still wait for: stepping plus done."""
-        return int(self.stepping.sum()) + len(self.done)
+        return self._count + len(self.done)
 
     def start(self, ids: NDArray[np.intp], observations: Any) -> None:
         """Sub-envs `ids` start stepping; keep the observations last returned for them."""
         put_rows(self._latest, ids, take_rows(observations, ids))
         self.stepping[ids] = True
+        self._count += len(ids)
 
     def sort(self, message: bytes) -> bytes | None:
         """File one worker message: a sub-env done (or failed) goes in the book; anything
@@ -65,12 +67,14 @@ class BatchBook:
             return None
         if status == "error" and self.stepping[payload[0]]:
             self.stepping[payload[0]] = False
+            self._count -= 1
             self.failures.append(payload)
             return None
         return message
 
     def _finish(self, index: int, report: Report | None) -> None:
         self.stepping[index] = False
+        self._count -= 1
         self.unreturned[index] = True
         self.done.append((index, report))
 

@@ -124,8 +124,7 @@ def run_worker(
             if command == "step":
                 rows = actions_view[first:last].copy() if data is None else data  # type: ignore[index]
                 report: Report = {}
-                for local in range(len(envs)):
-                    block.step(local, rows[local], report)
+                block.step(range(len(envs)), rows, report)
                 channel.send(pickle.dumps(("ok", report)) if report else OK)
             elif command == "batch":
                 _step_each(channel, block, data)
@@ -161,7 +160,9 @@ def run_worker(
             else:
                 raise RuntimeError(f"unknown worker command {command!r}")
         except Exception as exc:
-            channel.send(error_reply(first + local, exc))
+            # the block knows which of its sub-envs a step or reset was at
+            failed = block.current if command in ("step", "reset") else first + local
+            channel.send(error_reply(failed, exc))
     conn.close()
 
 
@@ -172,7 +173,7 @@ def _step_each(channel: Channel, block: AutoresetBlock, work: list[tuple[int, An
         index = block.first + local
         report: Report = {}
         try:
-            block.step(local, action, report)
+            block.step((local,), (action,), report)
         except Exception as exc:
             channel.send(error_reply(index, exc))
             continue
