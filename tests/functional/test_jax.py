@@ -137,6 +137,27 @@ def test_a_scan_rollout_equals_stepping_in_python() -> None:
     assert bool(history[3].any())  # the 4-step limit ended episodes inside the scan
 
 
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_skipping_the_idle_reset_or_not_gives_the_same_steps(mode: str) -> None:
+    single = time_limit(pure(JaxWalk()), 3)
+    skipping = autoreset(vectorize(single, 3), mode, skip_idle_reset=True)
+    computing = autoreset(vectorize(single, 3), mode, skip_idle_reset=False)
+    key = jax.random.PRNGKey(5)
+    state = skipping.reset(key).state
+    assert_trees_equal(computing.reset(key), skipping.reset(key))
+    ended = []
+    for index in range(7):
+        subkey = jax.random.fold_in(key, index)
+        actions = jnp.array([index % 2, 1, 0])
+        out = jax.jit(skipping.step)(subkey, state, actions)
+        assert_trees_equal(jax.jit(computing.step)(subkey, state, actions), out)
+        ended.append(bool((out.terminated | out.truncated).any()))
+        state = out.state
+    assert True in ended and False in ended  # steps that reset and steps that did not
+    with pytest.raises(TypeError, match="skip_idle_reset must be True, False or None"):
+        autoreset(single, mode, skip_idle_reset=1)  # type: ignore[arg-type]
+
+
 def test_grad_flows_through_a_differentiable_rollout() -> None:
     env = pure(Swing())
     start = PendulumState(jnp.float32(0.5), jnp.float32(-0.2))
