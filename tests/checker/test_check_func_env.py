@@ -286,3 +286,15 @@ def test_gymnax_cartpole_through_from_gymnax_has_no_errors() -> None:
     env, params = gymnax.make("CartPole-v1")
     report = check_func_env(from_gymnax(env, params), num_steps=STEPS, warn=False)
     assert _not_hints(report) == []
+
+
+def test_check_env_compares_the_jax_arrays_of_a_functional_env() -> None:
+    """check_env's reproducibility rules read jax observations as arrays (they were never
+    equal before, so every FunctionalJaxEnv broke PG130)."""
+    from protogym.checker import check_env
+    from protogym.envs.functional_jax_env import FunctionalJaxEnv
+
+    env = FunctionalJaxEnv(Walk(), metadata={"render_modes": []})
+    report = check_env(env, warn=False)
+    assert report.errors == []
+    assert {r.id for r in report.warnings} == {"PG201"}  # jax arrays, not numpy ones

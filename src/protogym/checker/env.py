@@ -487,6 +487,10 @@ def data_equal(first: Any, second: Any, *, exact: bool = False) -> bool:
         return len(first) == len(second) and all(
             data_equal(a, b, exact=exact) for a, b in zip(first, second, strict=True)
         )
+    if not isinstance(first, np.ndarray) and hasattr(first, "__array__") and hasattr(
+        first, "dtype"
+    ):  # a jax (or torch) array, as functional envs return: compared as numpy
+        first, second = np.asarray(first), np.asarray(second)
     if isinstance(first, np.ndarray):
         if first.shape != second.shape or first.dtype != second.dtype:
             return False
