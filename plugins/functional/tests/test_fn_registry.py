@@ -30,6 +30,7 @@ IDS = {
     "tabular/CliffWalking-v0": (None, None),
     "tabular/FrozenLake-v1": (100, 0.70),
     "tabular/FrozenLake8x8-v1": (200, 0.85),
+    "tabular/Taxi-v3": (200, 8.0),
 }
 
 

@@ -13,8 +13,10 @@ import pytest
 from protogym_functional.tabular.blackjack import BlackjackFunctional, BlackJackParams, EnvState
 from protogym_functional.tabular.cliffwalking import CliffWalkingFunctional
 from protogym_functional.tabular.frozen_lake import FrozenLakeFunctional, FrozenLakeParams
+from protogym_functional.tabular.taxi import TaxiFunctional, decode, encode
 from protogym_toy_text.cliff_walking import CliffWalkingEnv
 from protogym_toy_text.frozen_lake import FrozenLakeEnv
+from protogym_toy_text.taxi import TaxiV3Env
 
 import protogym
 from protogym.spaces import Discrete
@@ -222,6 +224,77 @@ def test_a_slippery_lake_slides_sideways_a_third_of_the_time_each() -> None:
         assert abs(count - 2000) < 146
     assert int(env.transition(jnp.int32(5), 2, keys[0])) == 5  # a hole keeps the agent
     assert float(env.reward(jnp.int32(14), 2, jnp.int32(15))) == 1.0
+
+
+def _taxi_driver() -> Any:
+    """A driver that takes the shortest way (around the walls) to the passenger, then to
+    the destination: {(cell, target pad): action}, by breadth-first search from each pad."""
+    pads = [(0, 0), (0, 4), (4, 0), (4, 3)]
+    moves = {0: (1, 0), 1: (-1, 0), 2: (0, 1), 3: (0, -1)}
+    probe = TaxiV3Env()
+    probe.reset(seed=0)
+
+    def neighbour(cell: tuple[int, int], action: int) -> tuple[int, int]:
+        probe.s = int(encode(cell[0], cell[1], 0, 1))
+        row, col, _, _ = decode(jnp.int32(probe.step(action)[0]))
+        return int(row), int(col)
+
+    best: dict[tuple[tuple[int, int], int], int] = {}
+    for target, pad in enumerate(pads):
+        seen, frontier = {pad}, [pad]
+        while frontier:
+            later = []
+            for cell in [(r, c) for r in range(5) for c in range(5) if (r, c) not in seen]:
+                for action in moves:
+                    if neighbour(cell, action) in frontier:
+                        best[(cell, target)] = action
+                        later.append(cell)
+                        break
+            seen.update(later)
+            frontier = later
+    return best
+
+
+def test_taxi_matches_toy_text_step_for_step() -> None:
+    """From the functional env's start states, half the actions random and half a driver's
+    who delivers, so every reward and the episode's end come up."""
+    env = TaxiFunctional()
+    step = jax.jit(
+        lambda s, a: (lambda n: (n, env.reward(s, a, n), env.terminal(n)))(env.transition(s, a))
+    )
+    classic = TaxiV3Env()
+    classic.reset(seed=0)
+    key = jax.random.key(0)
+    state = env.initial(key)
+    classic.s = int(state)
+    rng = np.random.default_rng(2)
+    driver = _taxi_driver()
+    pads = [(0, 0), (0, 4), (4, 0), (4, 3)]
+    rewards: set[float] = set()
+    deliveries = 0
+    for _ in range(3000):
+        row, col, passenger, destination = (int(x) for x in decode(state))
+        target = destination if passenger == 4 else passenger
+        if rng.random() < 0.5:
+            action = int(rng.integers(6))
+        elif (row, col) == pads[target]:
+            action = 5 if passenger == 4 else 4
+        else:
+            action = driver[((row, col), target)]
+        obs, reward, terminated, _, _ = classic.step(action)
+        state, ours, our_terminal = step(state, action)
+        assert (int(state), float(ours), bool(our_terminal)) == (obs, reward, terminated)
+        rewards.add(float(reward))
+        if terminated:
+            deliveries += 1
+            key, start_key = jax.random.split(key)
+            state = env.initial(start_key)
+            classic.s = int(state)
+    assert rewards == {-1.0, -10.0, 20.0} and deliveries > 0
+    starts = jax.vmap(env.initial)(jax.random.split(jax.random.key(1), 2000))
+    _, _, waiting, going = decode(starts)
+    assert bool(jnp.all((waiting < 4) & (waiting != going)))
+    assert len(np.unique(np.asarray(starts))) > 250  # of the 300 possible starts
 
 
 def test_bad_params_name_the_known_ones() -> None:

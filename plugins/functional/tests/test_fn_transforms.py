@@ -18,6 +18,7 @@ from protogym_functional.phys2d.pendulum import PendulumFunctional
 from protogym_functional.tabular.blackjack import BlackjackFunctional
 from protogym_functional.tabular.cliffwalking import CliffWalkingFunctional
 from protogym_functional.tabular.frozen_lake import FrozenLakeFunctional
+from protogym_functional.tabular.taxi import TaxiFunctional
 
 pytestmark = pytest.mark.jax
 
@@ -30,6 +31,7 @@ ENVS: dict[str, Any] = {
     "Blackjack": BlackjackFunctional,
     "CliffWalking": CliffWalkingFunctional,
     "FrozenLake": FrozenLakeFunctional,
+    "Taxi": TaxiFunctional,
 }
 
 
@@ -48,6 +50,7 @@ OTHER_PARAMS: dict[str, dict[str, Any]] = {
     "MountainCarContinuous": {"power": 0.003},
     "Blackjack": {"natural": True, "sutton_and_barto": False},
     "FrozenLake": {"is_slippery": False, "frozen_reward": -0.01},
+    "Taxi": {"step_reward": -0.5},
 }
 
 

@@ -104,6 +104,14 @@ def protogym_register_envs(registry: Registry) -> None:
         reward_threshold=0.85,
         disable_env_checker=True,
     )
+    registry.register(
+        id="tabular/Taxi-v3",
+        entry_point=f"{_ENVS}.tabular.taxi:TaxiJaxEnv",
+        vector_entry_point=f"{_ENVS}.tabular.taxi:TaxiJaxVectorEnv",
+        max_episode_steps=200,
+        reward_threshold=8.0,
+        disable_env_checker=True,
+    )
     for env_id, function in _HEURISTICS.items():
         registry.register_policy(env_id, "heuristic", f"{_HEURISTIC_MODULE}:{function}")
 

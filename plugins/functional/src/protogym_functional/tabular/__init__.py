@@ -1,5 +1,5 @@
 """Functional tabular envs in jax (Gymnasium's `gymnasium.envs.tabular`): Blackjack,
-CliffWalking and FrozenLake."""
+CliffWalking, FrozenLake and Taxi."""
 
 from protogym_functional._jax import require_jax
 
