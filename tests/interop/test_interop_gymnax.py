@@ -374,6 +374,18 @@ def test_unknown_gymnax_id_lists_close_matches() -> None:
         protogym.make("gymnax:Cartpole-v1")
 
 
+def test_gymnax_ids_refuse_a_render_mode() -> None:
+    import protogym
+    from protogym.error import UnsupportedMode
+
+    with pytest.raises(UnsupportedMode, match=r"'gymnax:CartPole-v1' cannot render "
+                       r"\(render_mode='rgb_array'\)"):
+        protogym.make("gymnax:CartPole-v1", render_mode="rgb_array")
+    with pytest.raises(UnsupportedMode, match="cannot render"):
+        protogym.make_vec("gymnax:CartPole-v1", 2, vectorization_mode="vector_entry_point",
+                          render_mode="rgb_array")
+
+
 def test_missing_gymnax_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib
     import sys

@@ -406,10 +406,22 @@ def make_gymnax_env(gymnax_id: str, render_mode: str | None = None) -> Any:
     do not render through a `FuncEnv`, so it declares no render modes)."""
     from protogym.envs.functional_jax_env import FunctionalJaxEnv
 
+    _no_rendering(gymnax_id, render_mode)
     env, params = _gymnax_env(gymnax_id)
     return FunctionalJaxEnv(
         from_gymnax(env, params), metadata={"render_modes": []}, render_mode=render_mode
     )
+
+
+def _no_rendering(gymnax_id: str, render_mode: str | None) -> None:
+    if render_mode is not None:
+        from protogym.error import UnsupportedMode
+
+        raise UnsupportedMode(
+            f"'gymnax:{gymnax_id}' cannot render (render_mode={render_mode!r}): gymnax envs "
+            "have no frame function a FuncEnv could call. Make it with render_mode=None, or "
+            "use the protogym or phys2d env of the same name to watch it."
+        )
 
 
 def make_gymnax_vector_env(
@@ -423,6 +435,7 @@ def make_gymnax_vector_env(
     with same-step autoreset by default like protogym's other native vector envs."""
     from protogym.envs.functional_jax_env import FunctionalJaxVectorEnv
 
+    _no_rendering(gymnax_id, render_mode)
     env, params = _gymnax_env(gymnax_id)
     metadata = {"render_modes": [], "autoreset_mode": parse_autoreset_mode(autoreset_mode)}
     return FunctionalJaxVectorEnv(
