@@ -20,6 +20,8 @@ from protogym_functional.tabular.cliffwalking import CliffWalkingFunctional
 from protogym_functional.tabular.frozen_lake import FrozenLakeFunctional
 from protogym_functional.tabular.taxi import TaxiFunctional
 
+from protogym.checker.func_env import check_func_env
+
 pytestmark = pytest.mark.jax
 
 ENVS: dict[str, Any] = {
@@ -200,3 +202,14 @@ def test_transform_vmap_then_jit_batches_every_method(name: str) -> None:
     for i in range(5):
         one = step(plain, plain.initial(keys[i]), actions[i], keys[i], None)
         assert_trees_close(jax.tree.map(lambda x, i=i: x[i], outputs), one)
+
+
+@pytest.mark.slow  # the checker compiles a dozen programs per env
+@pytest.mark.parametrize("name", ENVS)
+def test_the_func_env_checker_finds_nothing_wrong(name: str) -> None:
+    """protogym's `check_func_env` (jit equals eager, vmap equals a loop, same key same
+    result, spaces, no Python control flow on traced values): hints at most."""
+    report = check_func_env(ENVS[name](), num_steps=30, warn=False)
+    assert report.errors == [] and report.warnings == []
+    # only these hints may fire: float32 fused differently when compiled, or no randomness
+    assert set(report.ids) <= {"PG381", "PG382"}
