@@ -106,6 +106,20 @@ def test_dict_observations_come_back_row_by_row() -> None:
         assert obs["vec"][:, 1].tolist() == [float(i) for i in ids]
 
 
+def test_actions_that_do_not_fit_shared_memory_travel_through_the_pipes() -> None:
+    # float actions for an int space reach each sub-env as they are (as in SyncVectorEnv)
+    with AsyncVectorEnv(countdowns(4, length=50), num_workers=2, batch_size=4) as env:
+        env.reset(seed=0)
+        env.send(np.array([0.5, 1.5, 2.5, 0.25]), [3, 2, 1, 0])
+        _, rewards, _, _, infos = env.recv()
+        by_env = dict(zip(infos["env_id"].tolist(), rewards.tolist(), strict=True))
+        assert by_env == {3: 1.5, 2: 2.5, 1: 3.5, 0: 1.25}
+        with pytest.raises(ValueError, match=r"send\(\) needs a batch of 2 actions.*\(3,\)"):
+            env.send(np.array([0.5, 1.5, 2.5]), [0, 1])
+        with pytest.raises(ValueError, match=r"send\(\) needs a batch of 2 actions.*list"):
+            env.send([0, 1, 2], [0, 1])
+
+
 def test_step_stays_the_full_batch_call_and_refuses_to_mix() -> None:
     with AsyncVectorEnv(countdowns(4, length=50), num_workers=2, batch_size=2) as env:
         env.reset(seed=0)

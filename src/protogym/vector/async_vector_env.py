@@ -537,7 +537,8 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                 for worker, group in groups.items()
             }
         else:
-            rows = action_rows(actions, batch_space(self.single_action_space, count), count)
+            rows = action_rows(actions, batch_space(self.single_action_space, count), count,
+                               "send()")
             messages = {
                 worker: pickle.dumps(("batch", [(local, rows[position])
                                                 for position, local in group]))

@@ -427,7 +427,9 @@ def wrong_action_batch(
     )
 
 
-def action_rows(actions: Any, action_space: Space[Any], num_envs: int) -> Any:
+def action_rows(
+    actions: Any, action_space: Space[Any], num_envs: int, call: str = "step()"
+) -> Any:
     """`actions` as something to zip with the sub-envs: an array, or a list of one action
     each. One action per sub-env is required: a scalar is a `TypeError`, a batch of the
     wrong length, or an array of the wrong shape for an array space, a `ValueError` (raised
@@ -435,12 +437,12 @@ def action_rows(actions: Any, action_space: Space[Any], num_envs: int) -> Any:
     if isinstance(actions, np.ndarray):
         if actions.ndim == 0:
             raise TypeError(
-                f"step() takes a batch of {num_envs} actions (one per sub-env), got the "
+                f"{call} takes a batch of {num_envs} actions (one per sub-env), got the "
                 f"single action {actions!r}"
             )
         expected = array_batch_shape(action_space)
         if expected is not None and actions.dtype != object and actions.shape != expected:
-            raise wrong_action_batch(actions, expected, num_envs)
+            raise wrong_action_batch(actions, expected, num_envs, call)
         count = len(actions)
         rows: Any = actions
     else:
@@ -448,13 +450,13 @@ def action_rows(actions: Any, action_space: Space[Any], num_envs: int) -> Any:
             rows = list(iterate(action_space, actions))
         except TypeError:
             raise TypeError(
-                f"step() takes a batch of {num_envs} actions (one per sub-env) in "
+                f"{call} takes a batch of {num_envs} actions (one per sub-env) in "
                 f"{action_space}, got {actions!r}"
             ) from None
         count = len(rows)
     if count != num_envs:
         raise ValueError(
-            f"step() needs one action per sub-env ({num_envs}), got {count}: {actions!r}"
+            f"{call} needs one action per sub-env ({num_envs}), got {count}: {actions!r}"
         )
     return rows
 
