@@ -62,6 +62,10 @@ class _Backend:
     def _to_host(self, tree: Any) -> Any:
         return tree
 
+    def _array_dtype(self, dtype: Any) -> Any:
+        """The dtype the compiled functions take for arrays of `dtype`."""
+        return dtype
+
     def _key_for(self, seed: int | None) -> Any:
         """The key to use from now on, for an explicit `seed` or (None) a fresh one."""
         raise NotImplementedError(
@@ -254,6 +258,8 @@ class FunctionalVectorEnvBase(
         self._step_fn = self._compile(_split_first(_packed_step(program.step)))
         self._partial_reset_fn = self._compile(_split_first(self._partial_reset))
         self._same_step = mode is AutoresetMode.SAME_STEP
+        dtype = getattr(self.single_action_space, "dtype", None)
+        self._action_dtype = None if dtype is None else self._array_dtype(dtype)
         self._key = self._key_for(None)
         self.state: Any = None
         self._obs: Any = None
@@ -303,8 +309,9 @@ class FunctionalVectorEnvBase(
         return obs, outcome[0].astype(np.float64), terminated, truncated, infos
 
     def _batched_actions(self, actions: Any) -> Any:
-        """`actions` with the action space's dtype, checked to have one row per copy."""
-        dtype = getattr(self.single_action_space, "dtype", None)
+        """`actions` with the action space's dtype (as the compiled step takes it, so the
+        call converts nothing), checked to have one row per copy."""
+        dtype = self._action_dtype
         on_device = _backend.is_jax(actions)  # jax arrays stay on the device as they are
         if dtype is not None and not on_device and not isinstance(actions, Mapping | tuple):
             actions = np.asarray(actions, dtype=dtype)
