@@ -17,7 +17,12 @@ from typing import Any, TypeVar
 import jax
 import numpy as np
 
-from protogym.functional.adapters import FunctionalEnvBase, FunctionalVectorEnvBase
+from protogym.functional.adapters import (
+    BatchA,
+    BatchO,
+    FunctionalEnvBase,
+    FunctionalVectorEnvBase,
+)
 
 __all__ = ["FunctionalJaxEnv", "FunctionalJaxVectorEnv"]
 
@@ -52,6 +57,6 @@ class FunctionalJaxEnv(_Jax, FunctionalEnvBase[O, A]):
     """A jax `FuncEnv` as an `Env` (Gymnasium's constructor arguments)."""
 
 
-class FunctionalJaxVectorEnv(_Jax, FunctionalVectorEnvBase[O, A]):
+class FunctionalJaxVectorEnv(_Jax, FunctionalVectorEnvBase[O, A, BatchO, BatchA]):
     """`num_envs` copies of a jax `FuncEnv` as a `VectorEnv` (Gymnasium's constructor
     arguments; next-step autoreset unless ``metadata["autoreset_mode"]`` says otherwise)."""

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import numpy as np
+from typing_extensions import TypeVar as DefaultTypeVar
 
 from protogym import error
 from protogym.core import Env
@@ -41,6 +42,10 @@ __all__ = ["FunctionalEnvBase", "FunctionalVectorEnvBase"]
 
 O = TypeVar("O")  # noqa: E741
 A = TypeVar("A")
+# A vector adapter's batched observation and action types (what reset/step return and take,
+# on the host); Any unless a subclass names them, as an env package's adapter does.
+BatchO = DefaultTypeVar("BatchO", default=Any)
+BatchA = DefaultTypeVar("BatchA", default=Any)
 
 
 def _checked(func_env: object) -> FuncEnv[Any, Any, Any, Any, Any, Any, Any]:
@@ -191,7 +196,7 @@ def _split_first(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class FunctionalVectorEnvBase(
-    _Backend, VectorEnvBase[Any, Any, AutoresetMode], Generic[O, A]
+    _Backend, VectorEnvBase[BatchO, BatchA, AutoresetMode], Generic[O, A, BatchO, BatchA]
 ):
     """`num_envs` copies of a `FuncEnv`, batched, with a time limit and autoreset.
 
@@ -272,7 +277,7 @@ class FunctionalVectorEnvBase(
         *,
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[Any, dict[str, Any]]:
+    ) -> tuple[BatchO, dict[str, Any]]:
         """Reset every copy, or those in ``options["reset_mask"]``; an int `seed` restarts
         the key stream from it (one key for the batch, split per copy)."""
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)):
@@ -295,7 +300,7 @@ class FunctionalVectorEnvBase(
         obs, info = self._to_host((self._obs, info)) if info else (self._to_host(self._obs), {})
         return obs, info
 
-    def step(self, actions: Any) -> VectorStepResult[Any]:
+    def step(self, actions: BatchA) -> VectorStepResult[BatchO]:
         """Step every copy with its row of `actions`, autoresetting as the mode says."""
         if self.state is None:
             raise error.ResetNeeded("call reset() before step() on a functional vector env")

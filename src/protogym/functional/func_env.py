@@ -80,22 +80,19 @@ class FuncEnv(
 
     Every function takes `params` last (`None` means the env's defaults), so one env
     definition serves many parameterisations inside one compiled program. Explicit
-    subclasses declare their spaces at class level (``action_space: Discrete``) or assign
-    them in `__init__`; the protocol exposes them read-only.
+    subclasses assign their spaces at class level (``action_space = Discrete(2)``) or in
+    `__init__`; typed as `Space[Any]`, which an annotation must keep for pyright.
     """
 
     if not TYPE_CHECKING:
         _required_members_ = FUNC_ENV_MEMBERS
 
     if TYPE_CHECKING:
-
-        # Space[Any]: a jax env's spaces describe its arrays with numpy ones.
-
-        @property
-        def observation_space(self) -> Space[Any]: ...
-
-        @property
-        def action_space(self) -> Space[Any]: ...
+        # Space[Any]: a jax env's spaces describe its arrays with numpy ones. Attributes,
+        # not read-only properties: pyright rejects a subclass's class-level space that
+        # overrides a property, which is how Gymnasium's FuncEnvs declare theirs.
+        observation_space: Space[Any]
+        action_space: Space[Any]
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         """Set each of `options` as an attribute (the env's constants), as Gymnasium does,

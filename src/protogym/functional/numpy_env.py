@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from protogym.functional.adapters import FunctionalEnvBase, FunctionalVectorEnvBase
+from protogym.functional.adapters import (
+    BatchA,
+    BatchO,
+    FunctionalEnvBase,
+    FunctionalVectorEnvBase,
+)
 
 __all__ = ["FunctionalNumpyEnv", "FunctionalNumpyVectorEnv"]
 
@@ -24,7 +29,7 @@ class FunctionalNumpyEnv(FunctionalEnvBase[O, A]):
         return self.np_random
 
 
-class FunctionalNumpyVectorEnv(FunctionalVectorEnvBase[O, A]):
+class FunctionalNumpyVectorEnv(FunctionalVectorEnvBase[O, A, BatchO, BatchA]):
     """`num_envs` copies of a numpy `FuncEnv` as a `VectorEnv`, sharing one generator."""
 
     def _key_for(self, seed: int | None) -> Any:

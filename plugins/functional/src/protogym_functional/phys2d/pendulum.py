@@ -177,7 +177,9 @@ class PendulumJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
         super().__init__(func_env, metadata=dict(self.metadata), render_mode=render_mode)
 
 
-class PendulumJaxVectorEnv(FunctionalJaxVectorEnv[jax.Array, ArrayLike]):
+class PendulumJaxVectorEnv(
+    FunctionalJaxVectorEnv[jax.Array, ArrayLike, NDArray[np.float32], ArrayLike]
+):
     """`num_envs` Pendulums as one compiled `VectorEnv`: a time limit of
     `max_episode_steps` (0: none), next-step autoreset unless `autoreset_mode` says
     otherwise; keyword arguments replace the default params."""

@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
+from numpy.typing import NDArray
 
 from protogym.envs.functional_jax_env import FunctionalJaxEnv, FunctionalJaxVectorEnv
 from protogym.functional import FuncEnv
@@ -211,7 +212,9 @@ class BlackJackJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
         super().__init__(func_env, metadata=dict(self.metadata), render_mode=render_mode)
 
 
-class BlackJackJaxVectorEnv(FunctionalJaxVectorEnv[jax.Array, ArrayLike]):
+class BlackJackJaxVectorEnv(
+    FunctionalJaxVectorEnv[jax.Array, ArrayLike, NDArray[np.int32], ArrayLike]
+):
     """`num_envs` Blackjacks as one compiled `VectorEnv`: a time limit of
     `max_episode_steps` (0: none), next-step autoreset unless `autoreset_mode` says
     otherwise; keyword arguments replace the default params."""
