@@ -107,23 +107,41 @@ def env_types_of(target: object, api: str = "terminated_truncated") -> tuple[obj
         if not isinstance(produced, type):
             return Any, Any
         cls = produced
-    for klass in cls.__mro__:
-        for base in getattr(klass, "__orig_bases__", ()):
-            args = _env_args(base)
-            if args is not None:
-                return args
-    return _structural_types(cls, api)
+    args = _generic_env_args(cls, {})
+    return args if args is not None else _structural_types(cls, api)
+
+
+def _generic_env_args(cls: type, bound: dict[object, object]) -> tuple[object, object] | None:
+    """`(O, A)` reached from `cls` through its generic bases, each base's type arguments
+    put in for the type variables they bind: ``CartPoleJaxEnv(FunctionalJaxEnv[Array, X])``
+    over ``FunctionalEnvBase(Env[O, A])`` is `(Array, X)`, not `(Any, Any)`."""
+    for base in getattr(cls, "__orig_bases__", ()):
+        origin = typing.get_origin(base) or base
+        arguments = tuple(bound.get(arg, arg) for arg in typing.get_args(base))
+        found = _env_args_of(origin, arguments)
+        if found is None and isinstance(origin, type):
+            parameters = getattr(origin, "__parameters__", ())
+            found = _generic_env_args(origin, dict(zip(parameters, arguments, strict=False)))
+        if found is not None:
+            return found
+    return None
 
 
 def _env_args(annotation: object) -> tuple[object, object] | None:
     """`(O, A)` of `Env[O, A]`, or of a vector env's base `VectorEnv[O, A, Mode]`."""
+    return _env_args_of(typing.get_origin(annotation), typing.get_args(annotation))
+
+
+def _env_args_of(origin: object, arguments: tuple[object, ...]) -> tuple[object, object] | None:
+    """`(O, A)` of `origin[*arguments]` when `origin` is `Env`, `VectorEnv` or its base."""
     from protogym.core import Env
     from protogym.vector.vector_env import VectorEnv, VectorEnvBase
 
-    origin = typing.get_origin(annotation)
     if origin is not Env and origin is not VectorEnv and origin is not VectorEnvBase:
         return None
-    obs, act, *_ = typing.get_args(annotation)
+    if len(arguments) < 2:
+        return None
+    obs, act, *_ = arguments
     return (
         Any if isinstance(obs, typing.TypeVar) else obs,
         Any if isinstance(act, typing.TypeVar) else act,
@@ -273,6 +291,10 @@ class TypeWriter:
         if cls.__module__ == "builtins":
             return cls.__qualname__
         self.imports.add(cls.__module__)
+        name = cls.__qualname__.rpartition(".")[2]
+        if getattr(sys.modules.get(cls.__module__), name, None) is cls:
+            # The public name: jax's `Array` says it is `jaxlib._jax.Array` of module `jax`.
+            return f"{cls.__module__}.{name}"
         return f"{cls.__module__}.{cls.__qualname__}"
 
 
