@@ -16,7 +16,7 @@ from protogym.cli import main
 from protogym.envs.functional_jax_env import FunctionalJaxVectorEnv
 from protogym.vector.vector_env import AutoresetMode
 
-pytestmark = pytest.mark.jax
+pytestmark = [pytest.mark.jax, pytest.mark.filterwarnings("ignore:.*is out of date")]
 
 # id: (max_episode_steps, reward_threshold)
 IDS = {

@@ -255,6 +255,7 @@ def _taxi_driver() -> Any:
     return best
 
 
+@pytest.mark.slow  # 3,000 steps of each library, and the driver's table from toy-text
 def test_taxi_matches_toy_text_step_for_step() -> None:
     """From the functional env's start states, half the actions random and half a driver's
     who delivers, so every reward and the episode's end come up."""

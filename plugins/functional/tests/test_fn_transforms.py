@@ -37,10 +37,11 @@ ENVS: dict[str, Any] = {
 }
 
 
-def cases(names: Any) -> list[Any]:
-    """`names` as test cases. Blackjack's dealer loop makes its eager steps and compilations
-    the slowest by far (slow tests); test_fn_tabular.py also checks its rules under jit."""
-    return [pytest.param(n, marks=pytest.mark.slow) if n == "Blackjack" else n for n in names]
+def cases(names: Any, slow: tuple[str, ...] = ("Blackjack",)) -> list[Any]:
+    """`names` as test cases, those in `slow` marked slow. Blackjack's dealer loop makes its
+    eager steps and compilations the slowest by far; test_fn_tabular.py also checks its
+    rules under jit."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in slow else n for n in names]
 
 
 # Params that change each parameterised env's behaviour, for the traced-params test.
@@ -155,7 +156,7 @@ def test_observations_lie_in_the_space(name: str) -> None:
     assert space.contains(np.asarray(initial))
 
 
-@pytest.mark.parametrize("name", cases(OTHER_PARAMS))
+@pytest.mark.parametrize("name", cases(OTHER_PARAMS, slow=("Blackjack", "Acrobot")))
 def test_params_are_a_traced_argument(name: str) -> None:
     env = ENVS[name]()
     # seed 1 sticks first for the two-action envs: a dealt natural is then paid
