@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
+from numpy.typing import NDArray
 
 from protogym.envs.functional_jax_env import FunctionalJaxEnv, FunctionalJaxVectorEnv
 from protogym.functional import FuncEnv
@@ -182,7 +183,9 @@ class FrozenLakeJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
         super().__init__(func_env, metadata=dict(self.metadata), render_mode=render_mode)
 
 
-class FrozenLakeJaxVectorEnv(FunctionalJaxVectorEnv[jax.Array, ArrayLike]):
+class FrozenLakeJaxVectorEnv(
+    FunctionalJaxVectorEnv[jax.Array, ArrayLike, NDArray[np.int32], ArrayLike]
+):
     """`num_envs` frozen lakes as one compiled `VectorEnv`: a time limit of
     `max_episode_steps` (0: none), next-step autoreset unless `autoreset_mode` says
     otherwise; `map_name`/`desc` and the params as for `FrozenLakeJaxEnv`."""

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
+from numpy.typing import NDArray
 
 from protogym.envs.functional_jax_env import FunctionalJaxEnv, FunctionalJaxVectorEnv
 from protogym.functional import FuncEnv
@@ -194,7 +195,9 @@ class TaxiJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
         super().__init__(func_env, metadata=dict(self.metadata), render_mode=render_mode)
 
 
-class TaxiJaxVectorEnv(FunctionalJaxVectorEnv[jax.Array, ArrayLike]):
+class TaxiJaxVectorEnv(
+    FunctionalJaxVectorEnv[jax.Array, ArrayLike, NDArray[np.int32], ArrayLike]
+):
     """`num_envs` taxis as one compiled `VectorEnv`: a time limit of `max_episode_steps`
     (0: none), next-step autoreset unless `autoreset_mode` says otherwise; keyword
     arguments replace the default params."""
