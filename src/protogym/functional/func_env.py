@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, Self, TypeVar, runtime_checkable
 
 from protogym._structural import StructuralProtocolMeta
 
@@ -159,27 +159,25 @@ class FuncEnv(
         self, state: StateType, render_state: RenderStateType, params: Params | None = None
     ) -> tuple[RenderStateType, Any]:
         """Draw `state`: `(next render state, RGB frame)`."""
-        # Built first: a body that only raises would make these abstract to mypy.
-        message = _no_render(self, "render_image")
-        raise NotImplementedError(message)
+        # A call, not a bare raise: mypy and pyright take a method whose body only raises
+        # NotImplementedError for an abstract one, which a non-rendering env need not define.
+        _no_render(self, "render_image")
 
     def render_init(self, params: Params | None = None, **kwargs: Any) -> RenderStateType:
         """Create the render state (a canvas, a window) that `render_image` draws with."""
-        message = _no_render(self, "render_init")
-        raise NotImplementedError(message)
+        _no_render(self, "render_init")
 
     def render_close(self, render_state: RenderStateType, params: Params | None = None) -> None:
         """Release what `render_init` created."""
-        message = _no_render(self, "render_close")
-        raise NotImplementedError(message)
+        _no_render(self, "render_close")
 
     def get_default_params(self, **kwargs: Any) -> Params | None:
         """The parameters used when `params` is `None`; `None` for an unparameterised env."""
         return None
 
 
-def _no_render(env: object, name: str) -> str:
-    return (
+def _no_render(env: object, name: str) -> NoReturn:
+    raise NotImplementedError(
         f"{type(env).__name__} cannot render: it does not define `{name}`. Implement "
         "render_init, render_image and render_close to support render_mode='rgb_array'."
     )
