@@ -54,6 +54,17 @@ def test_stub_writer_uses_the_public_name_of_a_class_renamed_in_its_module() -> 
     )
 
 
+@pytest.mark.jax
+def test_stub_batches_jax_arrays_into_numpy_arrays() -> None:
+    """A SyncVectorEnv of jax envs concatenates their observations into one numpy array."""
+    import jax
+
+    assert stubs.batched(jax.Array) == np.ndarray[tuple[Any, ...], np.dtype[Any]]
+    assert stubs.batched(tuple[jax.Array, int]) == tuple[
+        np.ndarray[tuple[Any, ...], np.dtype[Any]], np.ndarray[tuple[Any, ...], np.dtype[np.int64]]
+    ]
+
+
 @pytest.fixture(scope="module")
 def stubs_of_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("stubs")

@@ -305,8 +305,8 @@ def batched(annotation: object) -> object:
     """The type of `num_envs` values of `annotation` batched together.
 
     Arrays and numpy scalars become arrays of the same dtype (Python ints, floats and bools
-    become int64, float64 and bool arrays), tuples and dicts are batched item by item, and
-    anything else becomes a tuple with one item per sub-env.
+    become int64, float64 and bool arrays), jax arrays numpy arrays, tuples and dicts are
+    batched item by item, and anything else becomes a tuple with one item per sub-env.
     """
     import numpy as np
 
@@ -322,6 +322,9 @@ def batched(annotation: object) -> object:
         return typing.Union[tuple(items)]  # noqa: UP007 - built from a runtime list
     if origin is np.ndarray:
         return annotation
+    jax = sys.modules.get("jax")  # loaded if an env's types name it; never imported here
+    if jax is not None and annotation is getattr(jax, "Array", None):
+        return _array_of(Any)  # copied into one numpy array, of a dtype jax's type omits
     scalar_class = origin if isinstance(origin, type) else annotation
     if isinstance(scalar_class, type) and issubclass(scalar_class, np.generic):
         return _array_of(annotation)

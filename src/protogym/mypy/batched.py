@@ -1,9 +1,9 @@
 """The batched type of a vector env built from copies of one env (`make_vec`, sync/async).
 
 It follows how the vector envs batch spaces: arrays and numpy scalars become arrays of the
-same dtype (Python ints, floats and bools become int64, float64 and bool arrays), tuples and
-dicts are batched item by item, and anything else (text, graphs, sequences) becomes a tuple
-with one item per sub-env.
+same dtype (Python ints, floats and bools become int64, float64 and bool arrays), jax arrays
+become numpy arrays, tuples and dicts are batched item by item, and anything else (text,
+graphs, sequences) becomes a tuple with one item per sub-env.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from mypy.types import (
 )
 
 Lookup = Callable[[str], SymbolTableNode | None]
+
+_JAX_ARRAY = "jax._src.basearray.Array"  # what `jax.Array` names
 
 _SCALAR_OF_BUILTIN = {
     "builtins.bool": "numpy.bool_",
@@ -60,6 +62,8 @@ class Batcher:
         fullname = proper.type.fullname
         if fullname == "numpy.ndarray":
             return proper
+        if fullname == _JAX_ARRAY:  # copied into one numpy array, of a dtype jax's type omits
+            return self._array_of(self._any)
         if proper.type.has_base("numpy.generic"):
             return self._array_of(proper)
         scalar = _SCALAR_OF_BUILTIN.get(fullname)
