@@ -73,6 +73,7 @@ def stubs_of_registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.jax  # writing the stubs imports the functional envs, and so jax
 def test_pyright_infers_what_mypy_infers_for_functional_envs(
     tmp_path: Path, stubs_of_registry: Path
 ) -> None:
