@@ -54,6 +54,13 @@ install_step "matplotlib, pandas and farama-notifications for them" pip_install 
 # Tianshou 2.0 pins pandas<3: it goes in without its dependencies (the "tianshou" extra, part
 # of "all", installed what it imports).
 install_step "tianshou 2.0 (without its pins)" pip_install --no-deps "tianshou==2.0.*"
+# gymnax 1.0 (protogym.interop.gymnax, tests/interop/test_interop_gymnax*) pins
+# gymnasium<1.4, and flax pulls in orbax/tensorstore/optax, none of which gymnax imports:
+# install both without their dependencies, then what their imports really need by name.
+install_step "gymnax 1.0 with flax and seaborn (without their pins)" \
+    pip_install --no-deps "gymnax==1.0.*" "flax==0.12.*" "seaborn==0.13.*"
+install_step "six, msgpack, rich, pyyaml and absl-py for them" \
+    pip_install six msgpack rich pyyaml absl-py
 # -- end of the interop packages ---------------------------------------------------------
 # MuJoCo's frames without a display (MUJOCO_GL=egl) need Mesa's EGL and its software OpenGL
 # driver; on Debian, install whichever of those packages is missing.

@@ -53,7 +53,8 @@ def test_list_shows_one_row_per_family_and_a_summary(capsys: pytest.CaptureFixtu
     assert main(["list", "cartpole"]) == 0
     out = capsys.readouterr().out
     assert "CartPole-v0/v1" in out and "protogym-classic-control" in out
-    assert "2 ids from 1 plugin;" in out
+    assert "phys2d/CartPole-v0/v1" in out and "protogym-functional" in out
+    assert "4 ids from 2 plugins;" in out
 
 
 def test_the_first_screen_counts_each_family_then_lists_the_small_ones(

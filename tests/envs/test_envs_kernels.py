@@ -68,7 +68,12 @@ def _dispatched_above_avx2() -> list[str]:
         "print(' '.join(n for n in __cpu_dispatch__ if __cpu_features__.get(n)))"
     )
     found = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", script],
+        env={k: v for k, v in os.environ.items() if k != "NPY_DISABLE_CPU_FEATURES"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     ).stdout.split()
     return [name for name in found if name not in _AVX2_OR_LOWER]
 

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnax")
 pytestmark = pytest.mark.jax
 
 import gymnax  # noqa: E402
@@ -398,12 +397,13 @@ def test_missing_gymnax_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.slow
 def test_protogyms_phys2d_cartpole_runs_as_a_gymnax_env() -> None:
-    """H2's functional CartPole under gymnax's own step (with its autoreset and time limit),
-    jit and vmap, matches protogym's pure step with autoreset under the same keys."""
-    cartpole_module = pytest.importorskip("protogym_functional.phys2d.cartpole")
+    """protogym's functional CartPole under gymnax's own step (with its autoreset and time
+    limit), jit and vmap, matches protogym's pure step with autoreset under the same keys."""
+    from protogym_functional.phys2d.cartpole import CartPoleFunctional
+
     from protogym.functional.pure import pure_reset, pure_step
 
-    func_env = cartpole_module.CartPoleFunctional()
+    func_env = CartPoleFunctional()
     env = to_gymnax(func_env, max_steps_in_episode=500)
     params = env.default_params
     assert env.num_actions == 2 and isinstance(env.action_space(params), gymnax_spaces.Discrete)
