@@ -1,25 +1,4 @@
 """`protogym.functional` at Gymnasium's path, `gymnasium.experimental.functional`."""
 
-from protogym.functional import (
-    ActType,
-    FuncEnv,
-    ObsType,
-    Params,
-    RenderStateType,
-    RewardType,
-    StateType,
-    TerminalType,
-    transformed,
-)
-
-__all__ = [
-    "ActType",
-    "FuncEnv",
-    "ObsType",
-    "Params",
-    "RenderStateType",
-    "RewardType",
-    "StateType",
-    "TerminalType",
-    "transformed",
-]
+from protogym.functional import *  # noqa: F403 - this module is that one under another path
+from protogym.functional import __all__ as __all__
