@@ -114,3 +114,44 @@ class Swing(FuncEnv[PendulumState, jax.Array, jax.Array, jax.Array, jax.Array, A
 
     def render_close(self, render_state: list[int], params: None = None) -> None:
         render_state.clear()
+
+
+class CountdownState(NamedTuple):
+    value: jax.Array
+    left: jax.Array
+
+
+class Countdown(FuncEnv[CountdownState, jax.Array, jax.Array, jax.Array, jax.Array, None, None]):
+    """Episodes of 1 to `longest` steps, their length drawn at the start; every function
+    that takes a key draws from it, and the reset's info has a key of its own ("start")
+    and one the step also reports ("left")."""
+
+    observation_space = Box(0.0, 1.0, (2,), np.float32)
+    action_space = Discrete(2)
+    longest = 20
+
+    def initial(self, rng: Any, params: None = None) -> CountdownState:
+        value = jax.random.uniform(rng)
+        return CountdownState(value, 1 + (value * self.longest).astype(jnp.int32))
+
+    def transition(
+        self, state: CountdownState, action: jax.Array, rng: Any, params: None = None
+    ) -> CountdownState:
+        return CountdownState(jax.random.uniform(rng), state.left - 1)
+
+    def observation(self, state: CountdownState, rng: Any, params: None = None) -> jax.Array:
+        return jnp.stack([state.value, jax.random.uniform(rng)])
+
+    def reward(self, state: CountdownState, action: jax.Array, next_state: CountdownState,
+               rng: Any, params: None = None) -> jax.Array:
+        return jax.random.uniform(rng) + action
+
+    def terminal(self, state: CountdownState, rng: Any, params: None = None) -> jax.Array:
+        return state.left <= 0
+
+    def state_info(self, state: CountdownState, params: None = None) -> dict[str, Any]:
+        return {"start": state.value, "left": state.left}
+
+    def transition_info(self, state: CountdownState, action: jax.Array,
+                        next_state: CountdownState, params: None = None) -> dict[str, Any]:
+        return {"left": next_state.left}

@@ -17,7 +17,7 @@ from protogym.functional.func_env import TRANSFORMED_MEMBERS
 from protogym.functional.pure import Step, pure
 from protogym.functional.wrappers import autoreset, time_limit, vectorize
 from protogym.spaces import Box, Discrete
-from tests.functional.jax_envs import JaxWalk, PendulumState, Swing
+from tests.functional.jax_envs import Countdown, JaxWalk, PendulumState, Swing
 
 pytestmark = pytest.mark.jax
 
@@ -138,24 +138,53 @@ def test_a_scan_rollout_equals_stepping_in_python() -> None:
 
 
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
-def test_skipping_the_idle_reset_or_not_gives_the_same_steps(mode: str) -> None:
-    single = time_limit(pure(JaxWalk()), 3)
-    skipping = autoreset(vectorize(single, 3), mode, skip_idle_reset=True)
-    computing = autoreset(vectorize(single, 3), mode, skip_idle_reset=False)
-    key = jax.random.PRNGKey(5)
-    state = skipping.reset(key).state
-    assert_trees_equal(computing.reset(key), skipping.reset(key))
-    ended = []
-    for index in range(7):
+def test_every_way_of_computing_the_resets_gives_the_same_steps(mode: str) -> None:
+    """Resetting only the ended copies (the default), the whole batch on steps where some
+    ended, or the whole batch every step: the same bits, on steps where none, a few (up to
+    an eighth of the batch) or many copies ended."""
+    single = pure(Countdown())
+    num_envs = 16
+    ended_only = autoreset(vectorize(single, num_envs), mode)
+    ways = [
+        jax.jit(autoreset(vectorize(single, num_envs), mode, skip_idle_reset=choice).step)
+        for choice in (True, False)
+    ]
+    key = jax.random.key(5)
+    start = ended_only.reset(key)
+    state = start.state
+    step = jax.jit(ended_only.step)
+    counts = set()
+    for index in range(40):
         subkey = jax.random.fold_in(key, index)
-        actions = jnp.array([index % 2, 1, 0])
-        out = jax.jit(skipping.step)(subkey, state, actions)
-        assert_trees_equal(jax.jit(computing.step)(subkey, state, actions), out)
-        ended.append(bool((out.terminated | out.truncated).any()))
+        actions = jnp.arange(num_envs) % 2
+        out = step(subkey, state, actions)
+        for other in ways:
+            jax.tree.map(np.testing.assert_array_equal, other(subkey, state, actions), out)
+        resetting = np.asarray(state.done if mode == "next_step" else out.state.done)
+        counts.add(min(int(resetting.sum()), 3))  # 0, 1, 2 or more than an eighth (2)
+        # the reset's own info key is the reset's value where a copy reset, zero elsewhere
+        np.testing.assert_array_equal(out.info["_start"], resetting)
+        assert (np.asarray(out.info["start"])[~resetting] == 0).all()
+        np.testing.assert_array_equal(
+            np.asarray(out.obs)[resetting, 0], np.asarray(out.state.inner.value)[resetting]
+        )
         state = out.state
-    assert True in ended and False in ended  # steps that reset and steps that did not
+    assert counts == {0, 1, 2, 3}
     with pytest.raises(TypeError, match="skip_idle_reset must be True, False or None"):
         autoreset(single, mode, skip_idle_reset=1)  # type: ignore[arg-type]
+
+
+def test_reset_rows_equals_the_rows_of_the_batch_reset() -> None:
+    batch = vectorize(pure(Countdown()), 12)
+    assert batch.reset_rows is not None
+    rows = jnp.array([11, 0, 5])
+    for key in (jax.random.key(3), jax.random.PRNGKey(3)):
+        whole = batch.reset(key)
+        chosen = jax.jit(batch.reset_rows)(key, rows)
+        jax.tree.map(
+            lambda part, full: np.testing.assert_array_equal(part, np.asarray(full)[rows]),
+            chosen, whole,
+        )
 
 
 def test_grad_flows_through_a_differentiable_rollout() -> None:

@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "any_true",
     "is_jax",
     "numpy_of",
     "select",
     "split",
+    "split_rows",
+    "subkeys",
     "tree_leaves",
     "tree_map",
-    "when",
 ]
 
 
@@ -87,9 +87,38 @@ def split(key: Any, num: int) -> Any:
     return (key,) * num
 
 
-def any_true(flags: Any) -> Any:
-    """Whether any flag is set (a scalar flag is returned as is)."""
-    return numpy_of(flags).any(flags)
+def subkeys(key: Any, num: int) -> tuple[Any, ...]:
+    """The `num` keys of ``split(key, num)``, each derived on its own, so that a compiled
+    function that leaves one unused does not compute it.
+
+    Under jax's default partitionable threefry, ``split(key, num)[i]`` is
+    ``fold_in(key, i)``: one hash per key, which XLA drops when nothing reads it (it cannot
+    drop a slice of one split). Under other key implementations or settings it slices the
+    split. Non-jax keys are returned as `split` returns them.
+    """
+    jax = _jax()
+    if jax is None or not isinstance(key, jax.Array):
+        return tuple(split(key, num))
+    if _folds_like_split(jax, key):
+        return tuple(jax.random.fold_in(key, index) for index in range(num))
+    keys = jax.random.split(key, num)
+    return tuple(keys[index] for index in range(num))
+
+
+def split_rows(key: Any, num: int, rows: Any) -> Any:
+    """The keys ``split(key, num)[rows]`` of a jax key, hashing only those rows when jax's
+    partitionable threefry makes each split key a `fold_in` of its index."""
+    jax: Any = _jax()
+    if _folds_like_split(jax, key):
+        return jax.vmap(jax.random.fold_in, in_axes=(None, 0))(key, rows)
+    return jax.random.split(key, num)[rows]
+
+
+def _folds_like_split(jax: Any, key: Any) -> bool:
+    """Whether ``split(key, n)[i]`` is ``fold_in(key, i)`` (jax's default threefry)."""
+    return bool(jax.config.jax_threefry_partitionable) and (
+        str(jax.random.key_impl(key)) == "threefry2x32"
+    )
 
 
 def select(mask: Any, on_true: Any, on_false: Any) -> Any:
@@ -108,23 +137,3 @@ def select(mask: Any, on_true: Any, on_false: Any) -> Any:
         return xp.where(flags, chosen, other).astype(other.dtype)
 
     return tree_map(pick, on_true, on_false)
-
-
-def when(pred: Any, func: Callable[..., Any], *args: Any) -> Any:
-    """`func(*args)` if `pred`, else something that `select` may safely ignore.
-
-    On jax it is `lax.cond`: the false branch returns zeros shaped like `func`'s output, so
-    the work is skipped at run time without a data-dependent shape. On numpy it returns
-    `None` when `pred` is false.
-    """
-    jax = _jax()
-    if jax is not None and is_jax(pred, args):
-        import jax.numpy as jnp
-
-        shapes = jax.eval_shape(func, *args)
-
-        def zeros(*_: Any) -> Any:
-            return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
-
-        return jax.lax.cond(pred, func, zeros, *args)
-    return func(*args) if bool(pred) else None

@@ -4,10 +4,9 @@ They compose (``autoreset(vectorize(time_limit(pure(env), 500), 1024), "same_ste
 keep everything in the state: the step count of `time_limit` and the done flag of
 `autoreset` are fields of NamedTuple states wrapping the inner state, so the env itself
 never hides a counter or a reset. No wrapper branches in Python on a value that may be
-traced: choices are `where`-selections. The reset of an autoreset is either guarded by
-`lax.cond` on jax (skipped on steps where no episode ended) or computed every step and
-selected, which is cheaper once a batch is large enough that some copy ends on almost every
-step (`autoreset`'s `skip_idle_reset`).
+traced: choices are `where`-selections and `lax.switch`es. An autoreset of a jax batch
+resets only the copies whose episodes ended (`protogym.functional._resets` has the ways it
+can compute its resets, all with the same results).
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, cast
 import numpy as np
 
 from protogym.functional import _backend
+from protogym.functional._resets import SKIP_IDLE_RESET_BELOW, after_resets, strategy
 from protogym.functional.pure import PureEnv, Reset, Step
 from protogym.vector.vector_env import AutoresetMode, parse_autoreset_mode
 
@@ -41,14 +41,6 @@ P = TypeVar("P")
 
 FINAL_KEYS = ("final_obs", "final_info", "_final_obs", "_final_info")
 """The info keys a same-step autoreset adds for the episodes that ended."""
-
-SKIP_IDLE_RESET_BELOW = 1024
-"""Copies below which a jax autoreset skips its reset on steps where no copy ended; from
-this many on it computes the reset every step. Measured on CPU with CartPole (episodes of
-about 20 random steps): at 16 copies skipping was about 2x faster, at 8,192 computing and
-selecting was about 1.5x faster (a `lax.cond` keeps XLA from fusing the reset into the
-selection), at 1,024 they were even."""
-
 
 class TimeLimitState(NamedTuple, Generic[S]):
     """The inner state and the number of steps taken in its episode (an int32 array)."""
@@ -100,7 +92,8 @@ def vectorize(env: PureEnv[S, O, A, R, T, P], num_envs: int) -> PureEnv[S, O, A,
     leading axis, each copy gets its own subkey, `params` are shared.
 
     With a jax key it is `jax.vmap`; with any other key (a numpy generator) a loop whose
-    results are stacked.
+    results are stacked. Its `reset_rows` resets chosen copies with the keys `reset`
+    would give them.
     """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -127,7 +120,16 @@ def vectorize(env: PureEnv[S, O, A, R, T, P], num_envs: int) -> PureEnv[S, O, A,
         ]
         return _stack(rows)
 
-    return PureEnv(reset, step, (count,))
+    def reset_rows(key: Any, rows: Any, params: P | None = None) -> Reset[S, O]:
+        if _backend.is_jax(key):
+            import jax
+
+            keys = _backend.split_rows(key, count, rows)
+            return jax.vmap(env.reset, in_axes=(0, None))(keys, params)
+        # a numpy generator is a stream: the chosen copies draw from it in order
+        return _stack([env.reset(key, params) for _ in np.asarray(rows).tolist()])
+
+    return PureEnv(reset, step, (count,), reset_rows)
 
 
 def _row(tree: Any, index: int) -> Any:
@@ -160,11 +162,13 @@ def autoreset(
     reset's value where a reset happened. On a batched env (`vectorize` first) each key
     gets Gymnasium's ``_key`` mask of the copies that reported it.
 
-    `skip_idle_reset` says whether a step where no copy resets skips computing the reset
-    (`lax.cond` on jax) or computes it anyway and selects nothing from it; the results are
-    the same, only the speed differs. ``None`` skips for numpy envs and for jax batches of
-    fewer than `SKIP_IDLE_RESET_BELOW` copies. Envs whose episodes all end on the same
-    step (a time limit and no termination) gain from ``True`` at any size.
+    `skip_idle_reset` chooses how the resets are computed; the results are the same, only
+    the speed differs. ``None``: a jax batch made by `vectorize` resets only the copies that
+    ended (the whole batch on a step where more than one in eight ended); numpy envs and
+    other batches reset the whole batch on steps where some copy ended (jax batches of
+    `SKIP_IDLE_RESET_BELOW` copies or more: every step). ``True``: the whole batch on steps
+    where some copy ended. ``False``: the whole batch every step. Under an outer
+    `jax.vmap` the branches become selections and all are computed.
     """
     chosen = parse_autoreset_mode(mode)
     batched = bool(env.batch_shape)
@@ -173,7 +177,6 @@ def autoreset(
             f"skip_idle_reset must be True, False or None (choose by batch size), got "
             f"{skip_idle_reset!r}"
         )
-    copies = int(np.prod(env.batch_shape))
 
     def reset(key: Any, params: P | None = None) -> Reset[AutoresetState[S], O]:
         inner = env.reset(key, params)
@@ -194,19 +197,13 @@ def autoreset(
             resetting = state.done
         else:
             resetting = xp.logical_or(stepped.terminated, stepped.truncated)
-        if chosen is AutoresetMode.DISABLED:
-            resets = None
-        elif _skips(skip_idle_reset, copies, resetting):
-            resets = _backend.when(_backend.any_true(resetting), env.reset, reset_key, params)
-        else:
-            resets = env.reset(reset_key, params)
-        info = _merge_info(resetting, None if resets is None else resets.info, stepped.info,
-                           batched)
-        new_state, obs = stepped.state, stepped.obs
+        new_state, obs, reset_info = stepped.state, stepped.obs, None
+        if chosen is not AutoresetMode.DISABLED:
+            how = strategy(env, skip_idle_reset, _backend.is_jax(resetting))
+            new_state, obs, reset_info = after_resets(env, how, reset_key, params, resetting,
+                                                      stepped)
+        info = _merge_info(resetting, reset_info, stepped.info, batched)
         reward, terminated, truncated = stepped.reward, stepped.terminated, stepped.truncated
-        if resets is not None:
-            new_state = _backend.select(resetting, resets.state, stepped.state)
-            obs = _backend.select(resetting, resets.obs, stepped.obs)
         if chosen is AutoresetMode.NEXT_STEP:
             # The step after an end only resets: it has no reward and ends nothing.
             reward = _backend.select(resetting, _backend.tree_map(xp.zeros_like, reward), reward)
@@ -221,13 +218,6 @@ def autoreset(
         return Step(AutoresetState(new_state, done), obs, reward, terminated, truncated, info)
 
     return PureEnv(reset, step, env.batch_shape)
-
-
-def _skips(choice: bool | None, copies: int, flags: Any) -> bool:
-    """Whether to skip the reset when no copy ended (static: read from shapes and types)."""
-    if choice is not None:
-        return choice
-    return copies < SKIP_IDLE_RESET_BELOW or not _backend.is_jax(flags)
 
 
 def _with_masks(info: dict[str, Any], mask: Any) -> dict[str, Any]:
