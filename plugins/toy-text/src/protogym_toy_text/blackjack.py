@@ -23,10 +23,13 @@ from protogym.spaces import Discrete, Tuple
 from protogym_toy_text._common import check_render_mode, warn_without_render_mode
 
 if TYPE_CHECKING:
+    import pygame
+
     from protogym.utils.play import KeyCombination
     from protogym_toy_text._render import Canvas
 
 __all__ = [
+    "FRAME_SIZE",
     "HIT",
     "STICK",
     "BlackjackEnv",
@@ -34,6 +37,7 @@ __all__ = [
     "deck",
     "draw_card",
     "draw_hand",
+    "draw_table",
     "is_bust",
     "is_natural",
     "score",
@@ -45,6 +49,8 @@ STICK, HIT = 0, 1
 _DECK = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _SUITS = ("C", "D", "H", "S")
 _FACES = ("J", "Q", "K")
+FRAME_SIZE = (480, 400)
+"""A frame's (width, height) in pixels."""
 
 Observation = tuple[int, int, int]
 
@@ -220,36 +226,56 @@ class BlackjackEnv(Env[Observation, int | np.integer[Any]]):
     def _render_frame(self) -> NDArray[np.uint8] | None:
         from protogym_toy_text import _render as draw
 
-        pygame = draw.pygame
         if self._canvas is None:
             mode = self.render_mode or "rgb_array"
-            self._canvas = draw.Canvas(mode, (480, 400), "Blackjack", self.metadata["render_fps"])
-        surface = self._canvas.surface()
-        surface.fill((40, 120, 70))
-        white, black, red = (250, 250, 245), (25, 25, 25), (200, 30, 40)
-
-        def card(left: int, top: int, label: str, suit: str) -> None:
-            rect = pygame.Rect(left, top, 70, 100)
-            pygame.draw.rect(surface, white, rect, border_radius=8)
-            pygame.draw.rect(surface, black, rect, 2, border_radius=8)
-            colour = red if suit in ("D", "H") else black
-            draw.draw_text(surface, label, (rect.centerx, rect.centery - 14), 40, colour, True)
-            draw.draw_text(surface, suit, (rect.centerx, rect.centery + 24), 26, colour)
-
-        total, ace = _value(self.player)
-        draw.draw_text(surface, f"Dealer: {self.dealer[0]}", (90, 30), 30, white, True)
-        card(150, 50, self.dealer_top_card_value_str, self.dealer_top_card_suit)
-        back = pygame.Rect(240, 50, 70, 100)
-        pygame.draw.rect(surface, (40, 60, 150), back, border_radius=8)
-        pygame.draw.rect(surface, white, back.inflate(-12, -12), 2, border_radius=6)
-        draw.draw_text(surface, f"Player: {total}", (90, 200), 30, white, True)
-        for index, value in enumerate(self.player[:6]):
-            card(20 + 76 * index, 220, "A" if value == 1 else str(value), "")
-        if ace:
-            draw.draw_text(surface, "usable ace", (240, 360), 30, (250, 220, 90), True)
+            self._canvas = draw.Canvas(mode, FRAME_SIZE, "Blackjack", self.metadata["render_fps"])
+        draw_table(
+            self._canvas.surface(),
+            self.player,
+            self.dealer[0],
+            self.dealer_top_card_value_str,
+            self.dealer_top_card_suit,
+        )
         return self._canvas.present()
 
     def close(self) -> None:
         if self._canvas is not None:
             self._canvas.close()
             self._canvas = None
+
+
+def draw_table(
+    surface: pygame.Surface,
+    player: list[int],
+    dealer_card: int,
+    dealer_label: str,
+    dealer_suit: str,
+) -> None:
+    """Draw a hand on a `FRAME_SIZE` surface: the dealer's face-up card (worth `dealer_card`,
+    labelled `dealer_label`, of `dealer_suit`) beside a face-down one, and the `player`'s
+    card values with their total. The functional Blackjack draws with it too."""
+    from protogym_toy_text import _render as draw
+
+    pygame = draw.pygame
+    surface.fill((40, 120, 70))
+    white, black, red = (250, 250, 245), (25, 25, 25), (200, 30, 40)
+
+    def card(left: int, top: int, label: str, suit: str) -> None:
+        rect = pygame.Rect(left, top, 70, 100)
+        pygame.draw.rect(surface, white, rect, border_radius=8)
+        pygame.draw.rect(surface, black, rect, 2, border_radius=8)
+        colour = red if suit in ("D", "H") else black
+        draw.draw_text(surface, label, (rect.centerx, rect.centery - 14), 40, colour, True)
+        draw.draw_text(surface, suit, (rect.centerx, rect.centery + 24), 26, colour)
+
+    total, ace = _value(player)
+    draw.draw_text(surface, f"Dealer: {dealer_card}", (90, 30), 30, white, True)
+    card(150, 50, dealer_label, dealer_suit)
+    back = pygame.Rect(240, 50, 70, 100)
+    pygame.draw.rect(surface, (40, 60, 150), back, border_radius=8)
+    pygame.draw.rect(surface, white, back.inflate(-12, -12), 2, border_radius=6)
+    draw.draw_text(surface, f"Player: {total}", (90, 200), 30, white, True)
+    for index, value in enumerate(player[:6]):
+        card(20 + 76 * index, 220, "A" if value == 1 else str(value), "")
+    if ace:
+        draw.draw_text(surface, "usable ace", (240, 360), 30, (250, 220, 90), True)

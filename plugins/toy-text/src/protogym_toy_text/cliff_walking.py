@@ -19,11 +19,11 @@ from protogym_toy_text._common import check_render_mode
 from protogym_toy_text._tabular import Outcome, TabularEnv
 
 if TYPE_CHECKING:
+    import pygame
+
     from protogym.utils.play import KeyCombination
 
-    pass
-
-__all__ = ["DOWN", "LEFT", "RIGHT", "UP", "CliffWalkingEnv"]
+__all__ = ["DOWN", "FRAME_SIZE", "LEFT", "RIGHT", "UP", "CliffWalkingEnv", "draw_state"]
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 _MOVES = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -31,6 +31,8 @@ _ROWS, _COLS = 4, 12
 _START = (_ROWS - 1) * _COLS
 _GOAL = _ROWS * _COLS - 1
 _CELL = 64
+FRAME_SIZE = (_COLS * _CELL, _ROWS * _CELL)
+"""A frame's (width, height) in pixels."""
 
 
 def _is_cliff(row: int, col: int) -> bool:
@@ -55,7 +57,7 @@ class CliffWalkingEnv(TabularEnv[int]):
         self.nS = _ROWS * _COLS  # the numbers of states and actions, named as in Gymnasium
         self.nA = 4
         self.cell_size = (_CELL, _CELL)  # of a grid cell in a frame, in pixels
-        self.window_size = (_COLS * _CELL, _ROWS * _CELL)
+        self.window_size = FRAME_SIZE
 
         def land(row: int, col: int, action: int, prob: float) -> Outcome[int]:
             d_row, d_col = _MOVES[action]
@@ -119,30 +121,37 @@ class CliffWalkingEnv(TabularEnv[int]):
     def _render_frame(self) -> NDArray[np.uint8] | None:
         from protogym_toy_text import _render as draw
 
-        pygame = draw.pygame
         if self._canvas is None:
             mode = self.render_mode or "rgb_array"
             self._canvas = draw.Canvas(
                 mode, self.window_size, "CliffWalking", self.metadata["render_fps"]
             )
-        surface = self._canvas.surface()
-        surface.fill((150, 200, 110))
-        for state in range(_ROWS * _COLS):
-            row, col = divmod(state, _COLS)
-            rect = pygame.Rect(col * _CELL, row * _CELL, _CELL, _CELL)
-            if _is_cliff(row, col):
-                pygame.draw.rect(surface, (95, 80, 70), rect)
-                for k in range(3):
-                    y = rect.top + 14 + 18 * k
-                    pygame.draw.line(surface, (70, 58, 50), (rect.left, y), (rect.right, y), 3)
-            else:
-                pygame.draw.rect(surface, (150, 200, 110), rect)
-            if state == _START:
-                draw.draw_text(surface, "S", rect.center, 36, (60, 90, 40), True)
-            elif state == _GOAL:
-                draw.draw_flag(surface, rect.inflate(-24, -20), (220, 40, 40))
-            pygame.draw.rect(surface, (120, 170, 90), rect, 1)
-        row, col = divmod(self._s, _COLS)
-        agent = pygame.Rect(col * _CELL, row * _CELL, _CELL, _CELL).inflate(-32, -16)
-        draw.draw_figure(surface, agent, (40, 70, 200))
+        draw_state(self._canvas.surface(), self._s)
         return self._canvas.present()
+
+
+def draw_state(surface: pygame.Surface, state: int) -> None:
+    """Draw the agent at `state` (a cell index) on a `FRAME_SIZE` surface, with the start,
+    the goal's flag and the cliff. The functional CliffWalking draws with it too."""
+    from protogym_toy_text import _render as draw
+
+    pygame = draw.pygame
+    surface.fill((150, 200, 110))
+    for cell in range(_ROWS * _COLS):
+        row, col = divmod(cell, _COLS)
+        rect = pygame.Rect(col * _CELL, row * _CELL, _CELL, _CELL)
+        if _is_cliff(row, col):
+            pygame.draw.rect(surface, (95, 80, 70), rect)
+            for k in range(3):
+                y = rect.top + 14 + 18 * k
+                pygame.draw.line(surface, (70, 58, 50), (rect.left, y), (rect.right, y), 3)
+        else:
+            pygame.draw.rect(surface, (150, 200, 110), rect)
+        if cell == _START:
+            draw.draw_text(surface, "S", rect.center, 36, (60, 90, 40), True)
+        elif cell == _GOAL:
+            draw.draw_flag(surface, rect.inflate(-24, -20), (220, 40, 40))
+        pygame.draw.rect(surface, (120, 170, 90), rect, 1)
+    row, col = divmod(state, _COLS)
+    agent = pygame.Rect(col * _CELL, row * _CELL, _CELL, _CELL).inflate(-32, -16)
+    draw.draw_figure(surface, agent, (40, 70, 200))

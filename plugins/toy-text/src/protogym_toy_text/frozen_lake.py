@@ -20,9 +20,9 @@ from protogym_toy_text._common import ansi, check_render_mode
 from protogym_toy_text._tabular import Outcome, TabularEnv
 
 if TYPE_CHECKING:
-    from protogym.utils.play import KeyCombination
+    import pygame
 
-    pass
+    from protogym.utils.play import KeyCombination
 
 __all__ = [
     "DOWN",
@@ -31,6 +31,8 @@ __all__ = [
     "RIGHT",
     "UP",
     "FrozenLakeEnv",
+    "draw_state",
+    "frame_size",
     "generate_random_map",
     "is_valid",
 ]
@@ -199,7 +201,7 @@ class FrozenLakeEnv(TabularEnv[float]):
                 else:
                     table.append([[(1.0, *land(row, col, a))] for a in range(4)])
         # a frame's size and a grid cell's, in pixels
-        self.window_size = (min(64 * ncol, 512), min(64 * nrow, 512))
+        self.window_size = frame_size(nrow, ncol)
         self.cell_size = (self.window_size[0] // ncol, self.window_size[1] // nrow)
         initial = (self.desc == b"S").astype(np.float64).ravel()
         self._set_table(table, initial / initial.sum())
@@ -231,32 +233,47 @@ class FrozenLakeEnv(TabularEnv[float]):
     def _render_frame(self) -> NDArray[np.uint8] | None:
         from protogym_toy_text import _render as draw
 
-        pygame = draw.pygame
         if self._canvas is None:
             mode = self.render_mode or "rgb_array"
             self._canvas = draw.Canvas(
                 mode, self.window_size, "Frozen Lake", self.metadata["render_fps"]
             )
-        surface = self._canvas.surface()
-        cell_w, cell_h = self.cell_size
-        agent_row, agent_col = divmod(self._s, self.ncol)
-        surface.fill((235, 245, 252))
-        for row in range(self.nrow):
-            for col in range(self.ncol):
-                rect = pygame.Rect(col * cell_w, row * cell_h, cell_w, cell_h)
-                tile = self.desc[row, col]
-                pygame.draw.rect(surface, (200, 228, 247), rect)
-                if tile == b"H":
-                    pygame.draw.ellipse(
-                        surface, (25, 55, 105), rect.inflate(-cell_w // 6, -cell_h // 4)
-                    )
-                elif tile == b"G":
-                    draw.draw_flag(surface, rect.inflate(-cell_w // 3, -cell_h // 3), (220, 40, 40))
-                elif tile == b"S":
-                    draw.draw_text(surface, "S", rect.center, cell_h // 2, (90, 110, 140), True)
-                pygame.draw.rect(surface, (180, 200, 230), rect, 1)
-        agent = pygame.Rect(agent_col * cell_w, agent_row * cell_h, cell_w, cell_h)
-        fallen = self.desc[agent_row, agent_col] == b"H"
-        colour = (120, 120, 120) if fallen else (230, 120, 30)
-        draw.draw_figure(surface, agent.inflate(-cell_w // 2, -cell_h // 4), colour)
+        draw_state(self._canvas.surface(), self._lines, self._s)
         return self._canvas.present()
+
+
+def frame_size(nrow: int, ncol: int) -> tuple[int, int]:
+    """A frame's (width, height) in pixels for a map of `nrow` x `ncol` tiles: 64 pixels a
+    tile, at most 512 a side."""
+    return min(64 * ncol, 512), min(64 * nrow, 512)
+
+
+def draw_state(surface: pygame.Surface, lines: Sequence[str], state: int) -> None:
+    """Draw the map `lines` (rows of S, F, H, G) with the agent at `state` (`row * ncol +
+    col`) on a surface of `frame_size(nrow, ncol)`. The functional FrozenLake draws with it
+    too."""
+    from protogym_toy_text import _render as draw
+
+    pygame = draw.pygame
+    nrow, ncol = len(lines), len(lines[0])
+    cell_w, cell_h = surface.get_width() // ncol, surface.get_height() // nrow
+    agent_row, agent_col = divmod(state, ncol)
+    surface.fill((235, 245, 252))
+    for row in range(nrow):
+        for col in range(ncol):
+            rect = pygame.Rect(col * cell_w, row * cell_h, cell_w, cell_h)
+            tile = lines[row][col]
+            pygame.draw.rect(surface, (200, 228, 247), rect)
+            if tile == "H":
+                pygame.draw.ellipse(
+                    surface, (25, 55, 105), rect.inflate(-cell_w // 6, -cell_h // 4)
+                )
+            elif tile == "G":
+                draw.draw_flag(surface, rect.inflate(-cell_w // 3, -cell_h // 3), (220, 40, 40))
+            elif tile == "S":
+                draw.draw_text(surface, "S", rect.center, cell_h // 2, (90, 110, 140), True)
+            pygame.draw.rect(surface, (180, 200, 230), rect, 1)
+    agent = pygame.Rect(agent_col * cell_w, agent_row * cell_h, cell_w, cell_h)
+    fallen = lines[agent_row][agent_col] == "H"
+    colour = (120, 120, 120) if fallen else (230, 120, 30)
+    draw.draw_figure(surface, agent.inflate(-cell_w // 2, -cell_h // 4), colour)

@@ -25,11 +25,11 @@ from protogym_toy_text._common import Action, ansi, check_render_mode
 from protogym_toy_text._tabular import Outcome, TabularEnv
 
 if TYPE_CHECKING:
+    import pygame
+
     from protogym.utils.play import KeyCombination
 
-    pass
-
-__all__ = ["MAP", "TaxiEnv", "TaxiV3Env"]
+__all__ = ["FRAME_SIZE", "MAP", "TaxiEnv", "TaxiV3Env", "draw_state"]
 
 MAP = [
     "+---------+",
@@ -47,6 +47,8 @@ _SIZE = 5
 _N_STATES = 500
 _ACTION_NAMES = ("South", "North", "East", "West", "Pickup", "Dropoff")
 _CELL_W, _CELL_H, _MARGIN = 96, 72, 16
+FRAME_SIZE = (_SIZE * _CELL_W + 2 * _MARGIN, _SIZE * _CELL_H + 2 * _MARGIN)
+"""A frame's (width, height) in pixels."""
 
 Position = tuple[int, int]
 
@@ -302,54 +304,60 @@ class TaxiEnv(TabularEnv[int]):
     def _render_frame(self) -> NDArray[np.uint8] | None:
         from protogym_toy_text import _render as draw
 
-        pygame = draw.pygame
         if self._canvas is None:
-            size = (_SIZE * _CELL_W + 2 * _MARGIN, _SIZE * _CELL_H + 2 * _MARGIN)
             mode = self.render_mode or "rgb_array"
-            self._canvas = draw.Canvas(mode, size, "Taxi", self.metadata["render_fps"])
-        surface = self._canvas.surface()
-        surface.fill((70, 70, 78))
-
-        def cell(row: int, col: int) -> pygame.Rect:
-            return pygame.Rect(_MARGIN + col * _CELL_W, _MARGIN + row * _CELL_H, _CELL_W, _CELL_H)
-
-        for row in range(_SIZE):
-            for col in range(_SIZE):
-                pygame.draw.rect(surface, (200, 200, 195), cell(row, col))
-                pygame.draw.rect(surface, (170, 170, 165), cell(row, col), 1)
-        for index, (row, col) in enumerate(_LOCS):
-            pad = cell(row, col).inflate(-8, -8)
-            pygame.draw.rect(surface, _LOC_COLOURS[index], pad, border_radius=6)
-            draw.draw_text(
-                surface,
-                _LOC_LETTERS[index],
-                (pad.left + 12, pad.top + 12),
-                22,
-                (255, 255, 255),
-                True,
-            )
-        for row in range(_SIZE):
-            for col in range(_SIZE - 1):
-                if not _east_open(row, col):
-                    x = _MARGIN + (col + 1) * _CELL_W
-                    top = _MARGIN + row * _CELL_H
-                    pygame.draw.line(surface, (40, 40, 45), (x, top), (x, top + _CELL_H), 6)
-
-        taxi_row, taxi_col, passenger, destination = decode(self._s)
-        pygame.draw.rect(
-            surface, (20, 20, 20), cell(*_LOCS[destination]).inflate(-4, -4), 4, border_radius=8
-        )
-        if passenger < 4:
-            spot = cell(*_LOCS[passenger]).inflate(-_CELL_W // 2, -16)
-            draw.draw_figure(surface, spot.move(_CELL_W // 6, 0), (30, 30, 30))
-        body = cell(taxi_row, taxi_col).inflate(-24, -30)
-        pygame.draw.rect(surface, (250, 200, 20), body, border_radius=8)
-        pygame.draw.rect(surface, (30, 30, 30), body, 2, border_radius=8)
-        for wheel_x in (body.left + 10, body.right - 10):
-            pygame.draw.circle(surface, (30, 30, 30), (wheel_x, body.bottom), 6)
-        if passenger == 4:
-            pygame.draw.circle(surface, (30, 30, 30), body.center, 7)
+            self._canvas = draw.Canvas(mode, FRAME_SIZE, "Taxi", self.metadata["render_fps"])
+        draw_state(self._canvas.surface(), self._s)
         return self._canvas.present()
+
+
+def draw_state(surface: pygame.Surface, state: int) -> None:
+    """Draw `state` (a state index) on a `FRAME_SIZE` surface: the grid, its walls and pads,
+    the destination, the waiting passenger and the cab. The functional Taxi draws with it too."""
+    from protogym_toy_text import _render as draw
+
+    pygame = draw.pygame
+    surface.fill((70, 70, 78))
+
+    def cell(row: int, col: int) -> pygame.Rect:
+        return pygame.Rect(_MARGIN + col * _CELL_W, _MARGIN + row * _CELL_H, _CELL_W, _CELL_H)
+
+    for row in range(_SIZE):
+        for col in range(_SIZE):
+            pygame.draw.rect(surface, (200, 200, 195), cell(row, col))
+            pygame.draw.rect(surface, (170, 170, 165), cell(row, col), 1)
+    for index, (row, col) in enumerate(_LOCS):
+        pad = cell(row, col).inflate(-8, -8)
+        pygame.draw.rect(surface, _LOC_COLOURS[index], pad, border_radius=6)
+        draw.draw_text(
+            surface,
+            _LOC_LETTERS[index],
+            (pad.left + 12, pad.top + 12),
+            22,
+            (255, 255, 255),
+            True,
+        )
+    for row in range(_SIZE):
+        for col in range(_SIZE - 1):
+            if not _east_open(row, col):
+                x = _MARGIN + (col + 1) * _CELL_W
+                top = _MARGIN + row * _CELL_H
+                pygame.draw.line(surface, (40, 40, 45), (x, top), (x, top + _CELL_H), 6)
+
+    taxi_row, taxi_col, passenger, destination = decode(state)
+    pygame.draw.rect(
+        surface, (20, 20, 20), cell(*_LOCS[destination]).inflate(-4, -4), 4, border_radius=8
+    )
+    if passenger < 4:
+        spot = cell(*_LOCS[passenger]).inflate(-_CELL_W // 2, -16)
+        draw.draw_figure(surface, spot.move(_CELL_W // 6, 0), (30, 30, 30))
+    body = cell(taxi_row, taxi_col).inflate(-24, -30)
+    pygame.draw.rect(surface, (250, 200, 20), body, border_radius=8)
+    pygame.draw.rect(surface, (30, 30, 30), body, 2, border_radius=8)
+    for wheel_x in (body.left + 10, body.right - 10):
+        pygame.draw.circle(surface, (30, 30, 30), (wheel_x, body.bottom), 6)
+    if passenger == 4:
+        pygame.draw.circle(surface, (30, 30, 30), body.center, 7)
 
 
 # (forward, left, right) moves of each heading, as (d_row, d_col).
