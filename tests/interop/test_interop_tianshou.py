@@ -1,9 +1,12 @@
 """Tianshou on protogym: its `DummyVectorEnv` over `to_gymnasium` envs and a protogym vector
 env as one Tianshou vector env (`to_tianshou_vector_env`) collect, with Tianshou's own
-collector, the transitions it collects on Gymnasium's CartPole; DQN learns CartPole."""
+collector, the transitions it collects on Gymnasium's CartPole; DQN learns CartPole. With
+partial batches (`AsyncVectorEnv(..., batch_size=k)`), Tianshou's `AsyncCollector` collects
+each sub-env's transitions as the synchronous collector does."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import gymnasium
@@ -12,7 +15,7 @@ import pytest
 import torch
 from tianshou.algorithm.modelfree.dqn import DQN, DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
-from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+from tianshou.data import AsyncCollector, Collector, CollectStats, VectorReplayBuffer
 from tianshou.env import BaseVectorEnv, DummyVectorEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
@@ -20,6 +23,7 @@ from tianshou.utils.net.common import Net
 import protogym
 from protogym.interop.gymnasium import to_gymnasium
 from protogym.interop.tianshou import TianshouVectorEnv, to_tianshou_vector_env
+from protogym.vector import AsyncVectorEnv, SyncVectorEnv
 
 DISABLED = {"autoreset_mode": "disabled"}
 FIELDS = ("obs", "act", "rew", "terminated", "truncated", "obs_next")
@@ -191,3 +195,179 @@ def test_dqn_learns_cartpole_on_the_native_vector_env() -> None:
         )
     )
     assert result.best_reward >= 475.0
+
+
+# -- partial batches: wait_num and AsyncCollector ------------------------------------------
+
+
+class SlowCartPole(protogym.Wrapper[Any, Any, Any, Any]):
+    """CartPole whose steps sleep about `index` ms (jitter from a generator of its own, never
+    the env's), so that sub-envs finish in an order other than the one they were sent in."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(protogym.make("CartPole-v1"))
+        jitter = np.random.default_rng(index).uniform(0.0, 1e-3, size=32)
+        self.delays = index * 1e-3 + jitter
+        self.steps = 0
+
+    def step(self, action: Any) -> Any:
+        time.sleep(float(self.delays[self.steps % 32]))
+        self.steps += 1
+        return self.env.step(action)
+
+
+def _slow_fns(num_envs: int) -> list[Any]:
+    return [lambda index=index: SlowCartPole(index) for index in range(num_envs)]
+
+
+def _partial(num_envs: int = 5, batch_size: int = 2, **kwargs: Any) -> TianshouVectorEnv:
+    return to_tianshou_vector_env(
+        AsyncVectorEnv(_slow_fns(num_envs), num_workers=num_envs, batch_size=batch_size,
+                       autoreset_mode="disabled"),
+        **kwargs,
+    )
+
+
+class _CountingPolicy(DiscreteQLearningPolicy[Net]):
+    """The greedy policy with a hidden state (steps since reset): tianshou 2.0's
+    AsyncCollector indexes the policy's hidden state and `policy` entry by env id, and
+    fails on policies that have neither (DQN's, over its own vector envs too)."""
+
+    def forward(self, batch: Any, state: Any = None, model: Any = None) -> Any:
+        result = super().forward(batch, None, model)
+        result.state = (np.zeros(len(result.act)) if state is None else np.asarray(state)) + 1
+        return result
+
+
+def _counting_policy() -> _CountingPolicy:
+    torch.manual_seed(0)
+    return _CountingPolicy(
+        model=Net(state_shape=4, action_shape=2, hidden_sizes=[16]),
+        action_space=gymnasium.spaces.Discrete(2),
+    )
+
+
+def test_async_collector_collects_each_sub_envs_transitions_as_the_sync_collector() -> None:
+    num_envs = 5
+    venv = _partial(num_envs, batch_size=2)
+    returned: list[list[int]] = []
+    step = venv.step
+
+    def recording_step(action: Any, id: Any = None) -> Any:
+        result = step(action, id)
+        returned.append([info["env_id"] for info in result[4]])
+        return result
+
+    venv.step = recording_step  # type: ignore[method-assign]
+    try:
+        assert venv.is_async and venv.wait_num == 2
+        buffer = VectorReplayBuffer(4000, num_envs)
+        with pytest.warns(UserWarning, match="async setting"):
+            collector = AsyncCollector(_counting_policy(), venv, buffer)
+        collector.reset(gym_reset_kwargs={"seed": 1})
+        collector.collect(n_step=30)  # leaves 3 sub-envs out
+        assert len(venv.waiting_id) == 3
+        # the reset first takes back the 3 still out, with step(None)
+        collector.reset(gym_reset_kwargs={"seed": 5})
+        assert returned[-1] and len(returned[-1]) == 3 and venv.waiting_id == []
+        assert venv.protogym_vector_env.batch_size == 2  # type: ignore[attr-defined]
+        returned.clear()
+        stats = collector.collect(n_step=100)
+        assert {len(ids) for ids in returned} == {2}
+        assert stats.n_collected_episodes >= 3  # sub-envs were reset while others stepped
+    finally:
+        venv.close()
+
+    sync_venv = to_tianshou_vector_env(SyncVectorEnv(_slow_fns(num_envs),
+                                                     autoreset_mode="disabled"))
+    sync_buffer = VectorReplayBuffer(4000, num_envs)
+    sync_collector = Collector[CollectStats](_counting_policy(), sync_venv, sync_buffer)
+    sync_collector.reset(gym_reset_kwargs={"seed": 5})
+    sync_collector.collect(n_step=num_envs * 102)
+    counts = []
+    for index in range(num_envs):
+        ours, reference = buffer.buffers[index][:], sync_buffer.buffers[index][:]
+        count = len(ours)
+        counts.append(count)
+        assert 0 < count <= len(reference)
+        for field in (*FIELDS, "done"):
+            np.testing.assert_array_equal(
+                getattr(ours, field), getattr(reference, field)[:count],
+                err_msg=f"sub-env {index}: {field}",
+            )
+        np.testing.assert_array_equal(ours.policy.hidden_state,
+                                      reference.policy.hidden_state[:count])
+    # the fast sub-envs came back more often than the slow ones: the batches were partial
+    assert counts[0] > counts[-1] + 3, counts
+
+
+def test_step_returns_the_first_wait_num_to_finish_and_step_none_the_rest() -> None:
+    venv = _partial(5, batch_size=2)
+    try:
+        venv.reset(seed=0)
+        obs, rewards, terminated, truncated, infos = venv.step(np.ones(5, dtype=np.int64))
+        first = [info["env_id"] for info in infos]
+        assert obs.shape == (2, 4) and rewards.tolist() == [1.0, 1.0]
+        assert sorted(venv.waiting_id + venv.ready_id) == list(range(5))
+        assert sorted(venv.waiting_id) == sorted(set(range(5)) - set(first))
+        reference = SlowCartPole(first[0])
+        reference.reset(seed=first[0])
+        np.testing.assert_array_equal(obs[0], reference.step(1)[0])
+        still_out = sorted(venv.waiting_id)
+        obs, *_, infos = venv.step(None)
+        assert sorted(info["env_id"] for info in infos) == still_out and obs.shape == (3, 4)
+        assert venv.waiting_id == [] and sorted(venv.ready_id) == list(range(5))
+        assert not terminated.any() and not truncated.any()
+        # with fewer than wait_num sent, step returns those
+        obs, *_, infos = venv.step(np.zeros(1, dtype=np.int64), [3])
+        assert obs.shape == (1, 4) and [info["env_id"] for info in infos] == [3]
+        assert venv.protogym_vector_env.batch_size == 2  # type: ignore[attr-defined]
+    finally:
+        venv.close()
+
+
+def test_ready_sub_envs_reset_by_id_while_others_step() -> None:
+    venv = _partial(4, batch_size=1)
+    try:
+        venv.reset(seed=0)
+        _, _, _, _, infos = venv.step(np.zeros(4, dtype=np.int64))
+        ready = infos[0]["env_id"]
+        obs, reset_infos = venv.reset(env_id=[ready], seed=9)
+        expected, _ = protogym.make("CartPole-v1").reset(seed=9)
+        np.testing.assert_array_equal(obs[0], expected)
+        assert len(reset_infos) == 1
+        stepping = venv.waiting_id[0]
+        with pytest.raises(ValueError, match=rf"reset\(\): sub-envs \[{stepping}\] are still"):
+            venv.reset(env_id=[stepping])
+        with pytest.raises(ValueError, match=rf"step\(\): sub-envs \[{stepping}\] are still"):
+            venv.step(np.zeros(1, dtype=np.int64), [stepping])
+        with pytest.raises(ValueError, match=r"reset\(\): sub-envs \[.*\] are still stepping"):
+            venv.reset()
+        venv.step(np.zeros(1, dtype=np.int64), [ready])  # the reset one steps on
+    finally:
+        venv.close()
+
+
+def test_partial_batch_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match=r"wait_num=3, but this vector env returns 2 of its 3"):
+        _partial(3, batch_size=2, wait_num=3)
+    with pytest.raises(ValueError, match=r"wait_num=2, but .* returns 3 of its 3.*batch_size=2"):
+        to_tianshou_vector_env(protogym.make_vec("CartPole-v1", 3, vector_kwargs=DISABLED),
+                               wait_num=2)
+    with pytest.raises(ValueError, match=r"timeout=0\.5: Tianshou's timeout returns"):
+        _partial(3, batch_size=2, timeout=0.5)
+    with AsyncVectorEnv(_slow_fns(3), num_workers=3, batch_size=2) as same_step, pytest.raises(
+        ValueError, match="'autoreset_mode': 'disabled'"
+    ):
+        to_tianshou_vector_env(same_step)
+    venv = _partial(3, batch_size=2, wait_num=2)
+    try:
+        venv.reset(seed=0)
+        with pytest.raises(ValueError, match=r"step\(None\) returns the sub-envs still"):
+            venv.step(None)
+        venv.step(np.zeros(3, dtype=np.int64))
+        venv.step(None)
+        with pytest.raises(ValueError, match="got 1 actions for 2 sub-envs"):
+            venv.step(np.zeros(1, dtype=np.int64), [0, 1])
+    finally:
+        venv.close()

@@ -12,12 +12,21 @@ steps a subset of the sub-envs (it sets aside those it needs no more episodes fr
 protogym vector env steps all of them, so the ones set aside take a step with the first
 chosen sub-env's action, their results are dropped, and they must be reset before they are
 stepped again, which Tianshou's collector always does (stepping one earlier is an error).
+
+A vector env with partial batches (`AsyncVectorEnv(..., batch_size=k)`, k < num_envs)
+becomes an asynchronous Tianshou vector env with ``wait_num == k``, for Tianshou's
+`AsyncCollector`: ``step(actions, ids)`` is ``send(actions, ids)`` then ``recv()``, so it
+returns the first k sub-envs to finish, each info naming its ``env_id``; the others stay
+out (`waiting_id`) until a later step returns them. ``step(None)`` returns every sub-env
+still out, which `AsyncCollector` asks for before it resets them all. To receive other
+than k (fewer than k out, or all of them), the adapter lowers or raises the vector env's
+`batch_size` for that one `recv`. Sub-envs that are not out can be reset by id meanwhile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,12 +45,29 @@ except ImportError as error:  # pragma: no cover - exercised without the extra
 __all__ = ["TianshouVectorEnv", "to_tianshou_vector_env"]
 
 EnvIds = int | Sequence[int] | NDArray[np.integer[Any]] | None
+StepResult = tuple[Any, NDArray[Any], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.object_]]
+
+
+class PartialBatches(Protocol):
+    """The send/recv half of a vector env with partial batches (EnvPool's async mode)."""
+
+    batch_size: int
+
+    def send(self, actions: Any, env_ids: Any = None) -> None: ...
+
+    def recv(self) -> tuple[Any, Any, Any, Any, dict[str, Any]]: ...
 
 
 class TianshouVectorEnv(BaseVectorEnv):
-    """A Tianshou `BaseVectorEnv` over a protogym vector env in disabled autoreset mode."""
+    """A Tianshou `BaseVectorEnv` over a protogym vector env in disabled autoreset mode;
+    asynchronous (``wait_num`` < ``env_num``) when the vector env has partial batches."""
 
-    def __init__(self, vector_env: VectorEnv[Any, Any, Any]) -> None:
+    def __init__(
+        self,
+        vector_env: VectorEnv[Any, Any, Any],
+        wait_num: int | None = None,
+        timeout: float | None = None,
+    ) -> None:
         # BaseVectorEnv.__init__ builds one worker per env factory; there are none here.
         if not isinstance(vector_env, VectorEnv):
             raise TypeError(
@@ -57,9 +83,15 @@ class TianshouVectorEnv(BaseVectorEnv):
             )
         self.protogym_vector_env = vector_env
         self.env_num = vector_env.num_envs
-        self.wait_num = self.env_num
+        self.wait_num = _wait_num_of(vector_env, wait_num)
+        if timeout is not None:
+            raise ValueError(
+                f"timeout={timeout!r}: Tianshou's timeout returns whichever sub-envs are "
+                "ready after that many seconds, which protogym's partial batches do not "
+                "do (recv returns exactly batch_size sub-envs); leave timeout unset"
+            )
         self.timeout = None
-        self.is_async = False
+        self.is_async = self.wait_num != self.env_num
         self.workers: list[Any] = []
         self.waiting_conn: list[Any] = []
         self.waiting_id: list[int] = []
@@ -109,6 +141,7 @@ class TianshouVectorEnv(BaseVectorEnv):
         """Reset the chosen sub-envs (all by default); `seed` may be one int or one per id."""
         self._assert_is_not_closed()
         chosen = self._ids(env_id)
+        self._refuse_waiting("reset", chosen)
         mask = np.zeros(self.env_num, dtype=bool)
         mask[chosen] = True
         seed = kwargs.pop("seed", None)
@@ -126,18 +159,19 @@ class TianshouVectorEnv(BaseVectorEnv):
         per_env = np.array([info_of(infos, index) for index in chosen], dtype=object)
         return obs[chosen], per_env
 
-    def step(
-        self, action: Any, id: EnvIds = None
-    ) -> tuple[Any, NDArray[Any], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.object_]]:
+    def step(self, action: Any, id: EnvIds = None) -> StepResult:
         """Step the chosen sub-envs with `action` (one row per id); see the module doc for
-        what happens to the others."""
+        what happens to the others, and for the asynchronous case."""
         self._assert_is_not_closed()
         if action is None:
+            if self.is_async:
+                return self._collect_waiting()
             raise ValueError(
                 "action is None, which only Tianshou's asynchronous vector envs accept; "
                 "this one is synchronous"
             )
         chosen = self._ids(id)
+        self._refuse_waiting("step", chosen)
         actions = np.asarray(action)
         if len(actions) != len(chosen):
             raise ValueError(
@@ -149,6 +183,11 @@ class TianshouVectorEnv(BaseVectorEnv):
                 f"sub-envs {stale} must be reset before they are stepped (reset(env_id=...)): "
                 "their episode ended or they were left out of an earlier step"
             )
+        if self.is_async:
+            self._partial().send(actions, chosen)
+            self.waiting_id.extend(chosen)
+            self.ready_id = [index for index in self.ready_id if index not in chosen]
+            return self._receive(min(self.wait_num, len(self.waiting_id)))
         batch = actions
         if len(chosen) != self.env_num:
             batch = np.repeat(actions[:1], self.env_num, axis=0)
@@ -170,6 +209,47 @@ class TianshouVectorEnv(BaseVectorEnv):
             truncated[chosen],
             np.array(per_env, dtype=object),
         )
+
+    def _partial(self) -> PartialBatches:
+        return cast(PartialBatches, self.protogym_vector_env)
+
+    def _refuse_waiting(self, what: str, chosen: list[int]) -> None:
+        stepping = [index for index in chosen if index in self.waiting_id]
+        if stepping:
+            raise ValueError(
+                f"{what}(): sub-envs {stepping} are still stepping (sent by an earlier step "
+                "and not yet returned); use the env_ids of the last step's infos, or "
+                "step(None) to wait for the sub-envs still stepping"
+            )
+
+    def _receive(self, count: int) -> StepResult:
+        """The next `count` sub-envs to finish, in order of completion."""
+        vector_env = self._partial()
+        try:
+            vector_env.batch_size = count
+            obs, rewards, terminated, truncated, infos = vector_env.recv()
+        finally:
+            vector_env.batch_size = self.wait_num
+        ids = [int(index) for index in infos["env_id"]]
+        plain = {key: value for key, value in infos.items() if key != "env_id"}
+        per_env = []
+        for row, index in enumerate(ids):
+            info = info_of(plain, row)
+            info["env_id"] = index
+            per_env.append(info)
+        self.waiting_id = [index for index in self.waiting_id if index not in ids]
+        self.ready_id.extend(ids)
+        self._needs_reset[ids] |= np.asarray(terminated) | np.asarray(truncated)
+        return obs, rewards, terminated, truncated, np.array(per_env, dtype=object)
+
+    def _collect_waiting(self) -> StepResult:
+        """`step(None)`: every sub-env still stepping, as `AsyncCollector` needs before
+        it resets them all."""
+        if not self.waiting_id:
+            raise ValueError(
+                "step(None) returns the sub-envs still stepping, but none are; pass actions"
+            )
+        return self._receive(len(self.waiting_id))
 
     def seed(self, seed: int | list[int] | None = None) -> list[list[int] | None]:
         """Reset every sub-env with a seed (an int counts up from sub-env 0), as Tianshou's
@@ -206,6 +286,20 @@ class TianshouVectorEnv(BaseVectorEnv):
         return chosen
 
 
+def _wait_num_of(vector_env: VectorEnv[Any, Any, Any], wait_num: int | None) -> int:
+    """Tianshou's `wait_num`: the vector env's partial batch size (`batch_size`)."""
+    num_envs = vector_env.num_envs
+    batch_size = int(getattr(vector_env, "batch_size", num_envs))
+    if wait_num is not None and wait_num != batch_size:
+        raise ValueError(
+            f"wait_num={wait_num!r}, but this vector env returns {batch_size} of its "
+            f"{num_envs} sub-envs per step; make it with batch_size={wait_num} (e.g. "
+            f"make_vec(..., vectorization_mode='async', vector_kwargs={{'batch_size': "
+            f"{wait_num}, 'autoreset_mode': 'disabled'}})) or leave wait_num unset"
+        )
+    return batch_size
+
+
 def _seeds_for(seed: Any, chosen: list[int], num_envs: int) -> list[int | None] | None:
     """protogym's per-sub-env seed list for a reset of the `chosen` sub-envs."""
     if seed is None:
@@ -224,6 +318,9 @@ def _seeds_for(seed: Any, chosen: list[int], num_envs: int) -> list[int | None] 
     return seeds
 
 
-def to_tianshou_vector_env(vector_env: VectorEnv[Any, Any, Any]) -> TianshouVectorEnv:
-    """`vector_env` as a Tianshou vector env (see `TianshouVectorEnv`)."""
-    return TianshouVectorEnv(vector_env)
+def to_tianshou_vector_env(
+    vector_env: VectorEnv[Any, Any, Any], wait_num: int | None = None, timeout: float | None = None
+) -> TianshouVectorEnv:
+    """`vector_env` as a Tianshou vector env (see `TianshouVectorEnv`); `wait_num`, if
+    given, must be the vector env's `batch_size`, and `timeout` is not supported."""
+    return TianshouVectorEnv(vector_env, wait_num, timeout)
