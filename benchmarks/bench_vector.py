@@ -12,11 +12,15 @@
   step when the `jit` extra is installed); the numpy kernel is reported beside them.
 - EnvPool, only if it is installed (``pip install -e ".[bench-envpool]"``), against the same
   native env.
-- Partial batches (EnvPool's asynchronous mode): 16 sub-envs whose every step sleeps 1-5 ms
-  (drawn per step from a generator seeded by the sub-env's index, like a simulator or robot
-  behind a socket), `AsyncVectorEnv(..., batch_size=8)` through `send`/`recv` against the
-  full-batch `AsyncVectorEnv` of the same sub-envs (both with one worker per sub-env, as
-  sleeping sub-envs need no core; goal 1.5x); and the native Atari env, 16 Pongs in
+- Partial batches (EnvPool's asynchronous mode): 16 sub-envs whose steps sleep 1-5 ms, like
+  simulators or robots behind a socket, `AsyncVectorEnv(..., batch_size=8)` through
+  `send`/`recv` against the full-batch `AsyncVectorEnv` of the same sub-envs (both with one
+  worker per sub-env, as sleeping sub-envs need no core), in two ways: each sub-env at its
+  own pace (sub-env i sleeps about 1 + 4i/15 ms, +-20% per step; goal 1.5x), and every step
+  of every sub-env drawn at random in 1-5 ms. Beside each, the ratio of the ideal schedule
+  (the same sleeps, `send`/`recv` taking no time): with every step drawn at random no
+  batching passes about 1.24x, since a batch still waits for its slowest member and the next
+  step of a fast sub-env is as slow as any other's. Then the native Atari env, 16 Pongs in
   batches of 8 through `send`/`recv`, against EnvPool's asynchronous mode with the same
   settings and thread count (goal 1.0x), when EnvPool is installed.
 - The bound on AsyncVectorEnv: the round trip of a one-byte ping-pong through a
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import heapq
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -225,17 +230,16 @@ def _envpool(seconds: float) -> list[Row]:
 
 
 class SleepingEnv(protogym.Env[np.ndarray[Any, Any], np.int64]):
-    """A sub-env whose every step sleeps 1-5 ms, drawn from a generator seeded by `index`:
-    its step time varies as a simulator's or a robot's behind a socket, its CPU use does not.
-    """
+    """A sub-env whose steps sleep the seconds in `delays`, one after the other: its step
+    time varies as a simulator's or a robot's behind a socket, its CPU use does not."""
 
     observation_space: Box
     action_space: Discrete
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, delays: list[float]) -> None:
         self.observation_space = Box(-1.0, 1.0, shape=(4,), dtype=np.float32)
         self.action_space = Discrete(2)
-        self._delays = np.random.default_rng(index).uniform(1e-3, 5e-3, size=4096).tolist()
+        self._delays = delays
         self._count = 0
         self._obs = np.zeros(4, dtype=np.float32)
 
@@ -246,9 +250,41 @@ class SleepingEnv(protogym.Env[np.ndarray[Any, Any], np.int64]):
 
     def step(self, action: np.int64) -> tuple[np.ndarray[Any, Any], float, bool, bool,
                                               dict[str, Any]]:
-        time.sleep(self._delays[self._count % 4096])
+        time.sleep(self._delays[self._count % len(self._delays)])
         self._count += 1
         return self._obs, 1.0, False, False, {}
+
+
+SLEEPS = 4096  # steps per sub-env before its delays repeat
+PACES = {
+    "each at its own pace": lambda index, rng: (
+        (1e-3 + 4e-3 * index / 15) * rng.uniform(0.8, 1.2, SLEEPS)
+    ),
+    "each step at random": lambda index, rng: rng.uniform(1e-3, 5e-3, SLEEPS),
+}
+
+
+def _sleeps(pace: str) -> list[list[float]]:
+    """Each of 16 sub-envs' delays, drawn from a generator seeded by its index."""
+    draw = PACES[pace]
+    return [list(draw(index, np.random.default_rng(index))) for index in range(16)]
+
+
+def ideal_ratio(sleeps: list[list[float]], batch: int) -> float:
+    """Env-steps per second of batches of `batch` over those of the full batch, for sub-envs
+    sleeping `sleeps` with a `send`/`recv` that take no time: the best any batching does."""
+    steps = len(sleeps[0])
+    full = sum(max(row[step] for row in sleeps) for step in range(steps))  # seconds
+    ready = [(row[0], env, 1) for env, row in enumerate(sleeps)]  # (finish, env, next step)
+    heapq.heapify(ready)
+    now, done = 0.0, 0
+    while done < steps * len(sleeps) // 2:
+        chosen = [heapq.heappop(ready) for _ in range(batch)]
+        now = max(now, chosen[-1][0])
+        for _, env, step in chosen:
+            heapq.heappush(ready, (now + sleeps[env][step % steps], env, step + 1))
+        done += batch
+    return (done / now) / (steps * len(sleeps) / full)
 
 
 def _sender(env: Any, num_envs: int, batch: int, actions: Any) -> Stepper:
@@ -276,22 +312,25 @@ def _alternate(sides: list[tuple[Stepper, int]], seconds: float, repeats: int) -
 def _partial_batches(seconds: float, repeats: int) -> list[Row]:
     """Partial batches of 8 of 16 against the full batch (sleeping sub-envs) and against
     EnvPool's asynchronous mode (Pong, when EnvPool is installed)."""
-    fns = [functools.partial(SleepingEnv, index) for index in range(16)]
     zeros = functools.partial(np.zeros, dtype=np.int64)
-    full = AsyncVectorEnv(fns, num_workers=16)
-    partial = AsyncVectorEnv(fns, num_workers=16, batch_size=8)
-    full.reset(seed=0)
-    partial.reset(seed=0)
-    full_actions = zeros(16)
-    rates = _alternate(
-        [(_sender(partial, 16, 8, zeros), 8),
-         (lambda: full.step(full_actions), 16)],
-        seconds, repeats,
-    )
-    full.close()
-    partial.close()
-    rows = [Row("AsyncVectorEnv batch 8 of 16, steps sleeping 1-5 ms", "/s", rates[0],
-                rates[1], True, 1.5)]
+    rows = []
+    for pace, target in zip(PACES, (1.5, None), strict=True):
+        sleeps = _sleeps(pace)
+        fns = [functools.partial(SleepingEnv, row) for row in sleeps]
+        full = AsyncVectorEnv(fns, num_workers=16)
+        partial = AsyncVectorEnv(fns, num_workers=16, batch_size=8)
+        full.reset(seed=0)
+        partial.reset(seed=0)
+        full_actions = zeros(16)
+        rates = _alternate(
+            [(_sender(partial, 16, 8, zeros), 8),
+             (lambda: full.step(full_actions), 16)],  # noqa: B023 - used in this iteration
+            seconds, repeats,
+        )
+        full.close()
+        partial.close()
+        name = f"AsyncVectorEnv batch 8 of 16, sleeps {pace} (ideal {ideal_ratio(sleeps, 8):.2f}x)"
+        rows.append(Row(name, "/s", rates[0], rates[1], True, target))
     rows.extend(_atari_partial(seconds, repeats))
     print_rows("partial batches: env-steps per second (reference column: full batch / "
                "EnvPool)", rows)
