@@ -256,7 +256,7 @@ class SleepingEnv(protogym.Env[np.ndarray[Any, Any], np.int64]):
 
 
 SLEEPS = 4096  # steps per sub-env before its delays repeat
-PACES = {
+PACES: dict[str, Callable[[int, np.random.Generator], Any]] = {
     "each at its own pace": lambda index, rng: (
         (1e-3 + 4e-3 * index / 15) * rng.uniform(0.8, 1.2, SLEEPS)
     ),
