@@ -229,9 +229,9 @@ def _partial(num_envs: int = 5, batch_size: int = 2, **kwargs: Any) -> TianshouV
 
 
 class _CountingPolicy(DiscreteQLearningPolicy[Net]):
-    """The greedy policy with a hidden state (steps since reset): tianshou 2.0's
+    """The greedy policy with a hidden state (steps since reset): tianshou 2.0.1's
     AsyncCollector indexes the policy's hidden state and `policy` entry by env id, and
-    fails on policies that have neither (DQN's, over its own vector envs too)."""
+    fails on policies without a hidden state (DQN's, over its own vector envs too)."""
 
     def forward(self, batch: Any, state: Any = None, model: Any = None) -> Any:
         result = super().forward(batch, None, model)
