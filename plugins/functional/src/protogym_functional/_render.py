@@ -1,5 +1,6 @@
-"""rgb_array frames for the functional envs, drawn with the classic-control plugin's pygame
-primitives, so a functional env and its classic twin draw the same state the same way.
+"""rgb_array frames for the phys2d functional envs, drawn with the classic-control plugin's
+pygame primitives, so a functional env and its classic twin draw the same state the same way
+(the tabular envs draw with the toy-text plugin: `protogym_functional.tabular._render`).
 
 Env modules import this inside `render_init` only: neither pygame nor the classic-control
 plugin loads unless a frame is asked for.

@@ -9,7 +9,7 @@ can be a traced argument of a jitted function. The state layout is Gymnasium's.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -22,7 +22,10 @@ from protogym.functional import FuncEnv
 from protogym.spaces import Box, Discrete, Space
 from protogym.vector.vector_env import AutoresetMode
 from protogym_functional._adapters import configured, single_metadata, vector_metadata
-from protogym_functional._checks import make_params
+from protogym_functional._checks import make_params, no_render_options
+
+if TYPE_CHECKING:
+    from protogym_toy_text._render import Canvas
 
 __all__ = [
     "BlackJackJaxEnv",
@@ -36,6 +39,8 @@ __all__ = [
 # Card values of one suit: ace (1), 2-9, and four ten-valued cards.
 _DECK = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], dtype=np.float32)
 _HAND_SIZE = 21  # more cards than any hand can hold before it busts or stands
+# How a frame shows the dealer's face-up card, of which the state holds only the value.
+_SHOWN_SUIT, _SHOWN_TEN = "S", "K"
 
 
 class EnvState(NamedTuple):
@@ -108,7 +113,7 @@ def dealer_plays(hand: jax.Array, cards: jax.Array, key: jax.Array) -> _Draws:
 
 
 class BlackjackFunctional(
-    FuncEnv[EnvState, jax.Array, ArrayLike, jax.Array, jax.Array, None, BlackJackParams]
+    FuncEnv[EnvState, jax.Array, ArrayLike, jax.Array, jax.Array, "Canvas", BlackJackParams]
 ):
     """Beat the dealer's total without going over 21: +1 for a win, -1 for a loss, 0 for a
     draw (1.5 for a winning natural under `natural`).
@@ -121,7 +126,7 @@ class BlackjackFunctional(
         low=np.array([4, 1, 0]), high=np.array([31, 10, 1]), shape=(3,), dtype=np.int32
     )
     action_space = Discrete(2)
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
     default_params: BlackJackParams
 
     def initial(self, rng: jax.Array, params: BlackJackParams | None = None) -> EnvState:
@@ -199,6 +204,29 @@ class BlackjackFunctional(
     def get_default_params(self, **kwargs: Any) -> BlackJackParams:
         """`BlackJackParams` with `kwargs` replacing its defaults."""
         return make_params(BlackJackParams, kwargs)
+
+    def render_init(self, params: BlackJackParams | None = None, **kwargs: Any) -> Canvas:
+        """An off-screen canvas of the toy-text Blackjack's frame size."""
+        from protogym_functional.tabular._render import blackjack, open_canvas
+
+        no_render_options("BlackjackFunctional", kwargs)
+        return open_canvas("Blackjack", blackjack.FRAME_SIZE, self.metadata["render_fps"])
+
+    def render_image(
+        self, state: EnvState, render_state: Canvas, params: BlackJackParams | None = None
+    ) -> tuple[Canvas, NDArray[np.uint8]]:
+        """The toy-text Blackjack's frame of `state`. The state holds card values only, so the
+        dealer's face-up card is drawn as a spade, and a ten-valued one as a king."""
+        from protogym_functional.tabular._render import blackjack, finish
+
+        player = np.asarray(state.player_hand)[: int(state.player_cards)].astype(int).tolist()
+        dealer_card = int(state.dealer_hand[0])
+        label = {1: "A", 10: _SHOWN_TEN}.get(dealer_card, str(dealer_card))
+        blackjack.draw_table(render_state.surface(), player, dealer_card, label, _SHOWN_SUIT)
+        return render_state, finish(render_state)
+
+    def render_close(self, render_state: Canvas, params: BlackJackParams | None = None) -> None:
+        render_state.close()
 
 
 class BlackJackJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):

@@ -8,7 +8,7 @@ version declares a `Box`); the observation and state layouts are Gymnasium's.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -21,6 +21,10 @@ from protogym.functional import FuncEnv
 from protogym.spaces import Box, Discrete, Space
 from protogym.vector.vector_env import AutoresetMode
 from protogym_functional._adapters import configured, single_metadata, vector_metadata
+from protogym_functional._checks import no_render_options
+
+if TYPE_CHECKING:
+    from protogym_toy_text._render import Canvas
 
 __all__ = ["CliffWalkingFunctional", "CliffWalkingJaxEnv", "CliffWalkingJaxVectorEnv", "EnvState"]
 
@@ -46,7 +50,7 @@ def fell_off(position: jax.Array) -> jax.Array:
 
 
 class CliffWalkingFunctional(
-    FuncEnv[EnvState, jax.Array, ArrayLike, jax.Array, jax.Array, None, None]
+    FuncEnv[EnvState, jax.Array, ArrayLike, jax.Array, jax.Array, "Canvas", None]
 ):
     """Walk from the bottom-left corner to the bottom-right one along a cliff: -1 per step,
     -100 for a fall (back to the start).
@@ -57,7 +61,7 @@ class CliffWalkingFunctional(
 
     observation_space: Space[Any] = Box(low=0, high=_ROWS * _COLS - 1, shape=(1,), dtype=np.int32)
     action_space = Discrete(4)
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
     default_params: None
 
     def get_default_params(self, **kwargs: Any) -> None:
@@ -101,6 +105,27 @@ class CliffWalkingFunctional(
         params: None = None,
     ) -> jax.Array:
         return jnp.where(next_state.fallen, -100.0, -1.0).astype(jnp.float32)
+
+    def render_init(self, params: None = None, **kwargs: Any) -> Canvas:
+        """An off-screen canvas of the toy-text CliffWalking's frame size."""
+        from protogym_functional.tabular._render import cliff_walking, open_canvas
+
+        no_render_options("CliffWalkingFunctional", kwargs)
+        return open_canvas("CliffWalking", cliff_walking.FRAME_SIZE, self.metadata["render_fps"])
+
+    def render_image(
+        self, state: EnvState, render_state: Canvas, params: None = None
+    ) -> tuple[Canvas, NDArray[np.uint8]]:
+        """The toy-text CliffWalking's frame of `state` (after a fall, the agent is back at
+        the start)."""
+        from protogym_functional.tabular._render import cliff_walking, finish
+
+        row, column = (int(v) for v in np.asarray(state.player_position))
+        cliff_walking.draw_state(render_state.surface(), row * _COLS + column)
+        return render_state, finish(render_state)
+
+    def render_close(self, render_state: Canvas, params: None = None) -> None:
+        render_state.close()
 
 
 class CliffWalkingJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):

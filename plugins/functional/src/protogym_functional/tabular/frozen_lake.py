@@ -10,7 +10,7 @@ params, so they can be traced.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -23,7 +23,10 @@ from protogym.functional import FuncEnv
 from protogym.spaces import Discrete, Space
 from protogym.vector.vector_env import AutoresetMode
 from protogym_functional._adapters import configured, single_metadata, vector_metadata
-from protogym_functional._checks import make_params
+from protogym_functional._checks import make_params, no_render_options
+
+if TYPE_CHECKING:
+    from protogym_toy_text._render import Canvas
 
 __all__ = [
     "MAPS",
@@ -85,7 +88,7 @@ def _board(map_name: str, desc: Sequence[str] | None) -> list[str]:
 
 
 class FrozenLakeFunctional(
-    FuncEnv[jax.Array, jax.Array, ArrayLike, jax.Array, jax.Array, None, FrozenLakeParams]
+    FuncEnv[jax.Array, jax.Array, ArrayLike, jax.Array, jax.Array, "Canvas", FrozenLakeParams]
 ):
     """Reach the goal without falling into a hole: the goal pays 1, everything else 0.
 
@@ -95,7 +98,7 @@ class FrozenLakeFunctional(
 
     action_space = Discrete(4)
     observation_space: Space[Any]
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
     default_params: FrozenLakeParams
 
     def __init__(
@@ -106,6 +109,7 @@ class FrozenLakeFunctional(
         desc: Sequence[str] | None = None,
     ) -> None:
         rows = _board(map_name, desc)
+        self.rows = rows  # the map's letters, for drawing
         self.nrow, self.ncol = len(rows), len(rows[0])
         letters = "".join(rows)
         self.tiles = np.array([_TILE_CODES[letter] for letter in letters], dtype=np.int32)
@@ -164,6 +168,26 @@ class FrozenLakeFunctional(
     def get_default_params(self, **kwargs: Any) -> FrozenLakeParams:
         """`FrozenLakeParams` with `kwargs` replacing its defaults."""
         return make_params(FrozenLakeParams, kwargs)
+
+    def render_init(self, params: FrozenLakeParams | None = None, **kwargs: Any) -> Canvas:
+        """An off-screen canvas of the toy-text FrozenLake's frame size for this map."""
+        from protogym_functional.tabular._render import frozen_lake, open_canvas
+
+        no_render_options("FrozenLakeFunctional", kwargs)
+        size = frozen_lake.frame_size(self.nrow, self.ncol)
+        return open_canvas("Frozen Lake", size, self.metadata["render_fps"])
+
+    def render_image(
+        self, state: jax.Array, render_state: Canvas, params: FrozenLakeParams | None = None
+    ) -> tuple[Canvas, NDArray[np.uint8]]:
+        """The toy-text FrozenLake's frame of `state` on this map."""
+        from protogym_functional.tabular._render import finish, frozen_lake
+
+        frozen_lake.draw_state(render_state.surface(), self.rows, int(state))
+        return render_state, finish(render_state)
+
+    def render_close(self, render_state: Canvas, params: FrozenLakeParams | None = None) -> None:
+        render_state.close()
 
 
 class FrozenLakeJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):

@@ -7,7 +7,7 @@ passenger up at their pad and drop them off at the destination. The rewards are 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -20,7 +20,10 @@ from protogym.functional import FuncEnv
 from protogym.spaces import Discrete, Space
 from protogym.vector.vector_env import AutoresetMode
 from protogym_functional._adapters import configured, single_metadata, vector_metadata
-from protogym_functional._checks import make_params
+from protogym_functional._checks import make_params, no_render_options
+
+if TYPE_CHECKING:
+    from protogym_toy_text._render import Canvas
 
 __all__ = [
     "MAP",
@@ -93,7 +96,7 @@ def _pad_at(row: jax.Array, col: jax.Array) -> tuple[jax.Array, jax.Array]:
 
 
 class TaxiFunctional(
-    FuncEnv[jax.Array, jax.Array, ArrayLike, jax.Array, jax.Array, None, TaxiParams]
+    FuncEnv[jax.Array, jax.Array, ArrayLike, jax.Array, jax.Array, "Canvas", TaxiParams]
 ):
     """Pick the passenger up and drop them at the destination: -1 per step, -10 for a wrong
     pick-up or drop-off, +20 for the delivery, which ends the episode.
@@ -104,7 +107,7 @@ class TaxiFunctional(
 
     action_space = Discrete(6)
     observation_space: Space[Any] = Discrete(500, dtype=np.int32)
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
     default_params: TaxiParams
 
     def initial(self, rng: jax.Array, params: TaxiParams | None = None) -> jax.Array:
@@ -182,6 +185,25 @@ class TaxiFunctional(
     def get_default_params(self, **kwargs: Any) -> TaxiParams:
         """`TaxiParams` with `kwargs` replacing its defaults."""
         return make_params(TaxiParams, kwargs)
+
+    def render_init(self, params: TaxiParams | None = None, **kwargs: Any) -> Canvas:
+        """An off-screen canvas of the toy-text Taxi's frame size."""
+        from protogym_functional.tabular._render import open_canvas, taxi
+
+        no_render_options("TaxiFunctional", kwargs)
+        return open_canvas("Taxi", taxi.FRAME_SIZE, self.metadata["render_fps"])
+
+    def render_image(
+        self, state: jax.Array, render_state: Canvas, params: TaxiParams | None = None
+    ) -> tuple[Canvas, NDArray[np.uint8]]:
+        """The toy-text Taxi's frame of `state`."""
+        from protogym_functional.tabular._render import finish, taxi
+
+        taxi.draw_state(render_state.surface(), int(state))
+        return render_state, finish(render_state)
+
+    def render_close(self, render_state: Canvas, params: TaxiParams | None = None) -> None:
+        render_state.close()
 
 
 class TaxiJaxEnv(FunctionalJaxEnv[jax.Array, ArrayLike]):
