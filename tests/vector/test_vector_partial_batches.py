@@ -154,11 +154,21 @@ def test_bad_sends_and_receives_raise_at_once() -> None:
         env.send(np.ones(1, dtype=np.int64), [2])
         with pytest.raises(ValueError, match=r"sub-envs \[2\] are still out"):
             env.send(np.ones(2, dtype=np.int64), [1, 2])
-        with pytest.raises(ValueError, match=r"batch_size=2 sub-envs, but only 1 are out"):
+        with pytest.raises(ValueError, match=r"returns 2 sub-envs .* only 1 are out.*count=1"):
             env.recv()  # would wait forever for a second sub-env
+        for count in (0, 1.0, True):
+            with pytest.raises(ValueError, match=r"count=\.\.\.\) must be a positive int"):
+                env.recv(count=count)  # type: ignore[arg-type]
         env.send(np.ones(1, dtype=np.int64), [0])
         obs, *_ = env.recv()
         assert obs[:, 0].tolist() == [1, 1]  # the refused calls stepped nothing
+        env.send(np.ones(2, dtype=np.int64), [0, 2])
+        obs, *_, infos = env.recv(count=1)  # fewer than batch_size: the first one back
+        (first,) = infos["env_id"].tolist()
+        assert len(obs) == 1 and first in (0, 2)
+        env.send(np.ones(2, dtype=np.int64), [1, 3])
+        *_, infos = env.recv(count=3)  # more than batch_size: every sub-env still out
+        assert sorted(infos["env_id"].tolist()) == sorted({0, 2} - {first} | {1, 3})
     with pytest.raises(ValueError, match=r"batch_size must be at most the number of sub-envs"):
         AsyncVectorEnv(countdowns(2), batch_size=3)
     with pytest.raises(ValueError, match="batch_size must be a positive int"):

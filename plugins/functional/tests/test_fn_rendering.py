@@ -221,6 +221,7 @@ def test_tabular_ids_render_through_make_and_make_vec(env_id: str) -> None:
     frame = env.render()
     env.close()
     vec = protogym.make_vec(env_id, num_envs=3, render_mode="rgb_array")
+    assert vec.metadata["render_modes"] == ["rgb_array"]
     vec.reset(seed=0)
     frames = vec.render()
     vec.close()

@@ -18,9 +18,8 @@ becomes an asynchronous Tianshou vector env with ``wait_num == k``, for Tianshou
 `AsyncCollector`: ``step(actions, ids)`` is ``send(actions, ids)`` then ``recv()``, so it
 returns the first k sub-envs to finish, each info naming its ``env_id``; the others stay
 out (`waiting_id`) until a later step returns them. ``step(None)`` returns every sub-env
-still out, which `AsyncCollector` asks for before it resets them all. To receive other
-than k (fewer than k out, or all of them), the adapter lowers or raises the vector env's
-`batch_size` for that one `recv`. Sub-envs that are not out can be reset by id meanwhile.
+still out, which `AsyncCollector` asks for before it resets them all (``recv(count=...)``
+receives other than k). Sub-envs that are not out can be reset by id meanwhile.
 """
 
 from __future__ import annotations
@@ -55,7 +54,7 @@ class PartialBatches(Protocol):
 
     def send(self, actions: Any, env_ids: Any = None) -> None: ...
 
-    def recv(self) -> tuple[Any, Any, Any, Any, dict[str, Any]]: ...
+    def recv(self, *, count: int | None = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]: ...
 
 
 class TianshouVectorEnv(BaseVectorEnv):
@@ -224,12 +223,7 @@ class TianshouVectorEnv(BaseVectorEnv):
 
     def _receive(self, count: int) -> StepResult:
         """The next `count` sub-envs to finish, in order of completion."""
-        vector_env = self._partial()
-        try:
-            vector_env.batch_size = count
-            obs, rewards, terminated, truncated, infos = vector_env.recv()
-        finally:
-            vector_env.batch_size = self.wait_num
+        obs, rewards, terminated, truncated, infos = self._partial().recv(count=count)
         ids = [int(index) for index in infos["env_id"]]
         plain = {key: value for key, value in infos.items() if key != "env_id"}
         per_env = []

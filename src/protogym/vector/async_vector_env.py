@@ -547,13 +547,19 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         book.start(ids, self._observations)
         self._send("send", list(messages.values()), list(messages))
 
-    def recv(self, timeout: float | None = None) -> VectorStepResult[ObsT_co]:
-        """The first `batch_size` sub-envs to finish since `send`, in order of completion,
-        with ``info["env_id"]`` (int32) naming the sub-env of each row. After `timeout`
-        seconds, close and raise `AsyncTimeoutError`."""
+    def recv(
+        self, timeout: float | None = None, *, count: int | None = None
+    ) -> VectorStepResult[ObsT_co]:
+        """The first `batch_size` sub-envs to finish since `send` (or `count` of them, e.g.
+        the last few out), in order of completion, with ``info["env_id"]`` (int32) naming
+        the sub-env of each row. After `timeout` seconds, close and raise
+        `AsyncTimeoutError`."""
         self._check_ready("recv")
         book = self._partial_book("recv")
-        count = self.batch_size
+        if count is None:
+            count = self.batch_size
+        elif isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"recv(count=...) must be a positive int, got {count!r}")
         if book.out() == 0 and not book.failures:
             raise NoAsyncCallError(
                 "recv() was called with no send() pending; call send(actions, env_ids) first",
@@ -563,8 +569,9 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         while len(book.done) < count and not book.failures:
             if book.out() < count:
                 raise ValueError(
-                    f"recv() returns batch_size={count} sub-envs, but only {book.out()} are "
-                    f"out; send() actions for at least {count - book.out()} more first"
+                    f"recv() returns {count} sub-envs (batch_size or count), but only "
+                    f"{book.out()} are out; send() actions for at least "
+                    f"{count - book.out()} more first, or pass count={book.out()}"
                 )
             self._pump("recv", deadline, timeout)
         if book.failures:

@@ -35,10 +35,10 @@ def single_metadata(func_metadata: Mapping[str, Any]) -> dict[str, Any]:
 def vector_metadata(
     func_metadata: Mapping[str, Any], autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP
 ) -> dict[str, Any]:
-    """The vector adapter's metadata: no rendering, and the autoreset mode asked for."""
+    """The vector adapter's metadata: the env's render modes (its `render` draws one frame
+    per copy), and the autoreset mode asked for."""
     return {
         **func_metadata,
-        "render_modes": [],
         "jax": True,
         "autoreset_mode": parse_autoreset_mode(autoreset_mode),
     }
