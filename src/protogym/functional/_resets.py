@@ -16,6 +16,7 @@ about speed, and never depends on the data at trace time:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -43,9 +44,7 @@ def strategy(env: PureEnv[Any, Any, Any, Any, Any, Any], skip_idle_reset: bool |
         return "skip" if skip_idle_reset else "every"
     if on_jax and env.reset_rows is not None and len(env.batch_shape) == 1:
         return "ended"
-    copies = 1
-    for size in env.batch_shape:
-        copies *= size
+    copies = math.prod(env.batch_shape)
     return "skip" if copies < SKIP_IDLE_RESET_BELOW or not on_jax else "every"
 
 
