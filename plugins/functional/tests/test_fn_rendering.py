@@ -138,6 +138,16 @@ def _cell(env: Any, state: Any) -> int:
     return int(np.asarray(env.observation(state)).reshape(()))
 
 
+def _random_step(env: Any, key: jax.Array, state: Any) -> tuple[jax.Array, Any]:
+    """The state after a random action, or a fresh start once that ends the episode."""
+    key, pick, step = jax.random.split(key, 3)
+    state = env.transition(state, jax.random.randint(pick, (), 0, int(env.action_space.n)), step)
+    if env.terminal(state):
+        key, start = jax.random.split(key)
+        state = env.initial(start)
+    return key, state
+
+
 @pytest.mark.parametrize("name", GRIDS)
 def test_tabular_frames_equal_the_toy_text_envs(name: str) -> None:
     make_functional, make_toy_text, shape = GRIDS[name]
@@ -156,12 +166,7 @@ def test_tabular_frames_equal_the_toy_text_envs(name: str) -> None:
             toy_text.s = _cell(env, state)  # the toy-text env draws the same state
             np.testing.assert_array_equal(frame, toy_text.render())
             cells.add(_cell(env, state))
-            key, pick, step = jax.random.split(key, 3)
-            action = jax.random.randint(pick, (), 0, int(env.action_space.n))
-            state = env.transition(state, action, step)
-            if env.terminal(state):
-                key, start = jax.random.split(key)
-                state = env.initial(start)
+            key, state = _random_step(env, key, state)
     finally:
         env.render_close(canvas)
         toy_text.close()
@@ -191,11 +196,7 @@ def test_blackjack_frames_equal_the_toy_text_env() -> None:
             np.testing.assert_array_equal(frame, toy_text.render())
             dealer_cards.add(shown)
             hand_sizes.add(cards)
-            key, pick, step = jax.random.split(key, 3)
-            state = env.transition(state, jax.random.randint(pick, (), 0, 2), step)
-            if env.terminal(state):
-                key, start = jax.random.split(key)
-                state = env.initial(start)
+            key, state = _random_step(env, key, state)
     finally:
         env.render_close(canvas)
         toy_text.close()
