@@ -30,7 +30,9 @@ class BatchBook:
     def __init__(self, num_envs: int, latest: Any) -> None:
         self.num_envs = num_envs
         self.stepping = np.zeros(num_envs, dtype=np.bool_)
-        self.unreturned = np.zeros(num_envs, dtype=np.bool_)
+        # Stepping, or done with results `recv` has not returned yet: one array, because
+        # `send` checks it on every call.
+        self.out = np.zeros(num_envs, dtype=np.bool_)
         self.done: deque[tuple[int, Report | None]] = deque()
         self.failures: list[ErrorPayload] = []
         self._count = 0  # how many are stepping (cheaper to ask than the array, every step)
@@ -38,19 +40,20 @@ class BatchBook:
 
     def busy(self) -> NDArray[np.bool_]:
         """Sub-envs stepping, or done with results `recv` has not returned yet."""
-        return self.stepping | self.unreturned
+        return self.out
 
     def active(self) -> bool:
         return self._count > 0 or bool(self.done) or bool(self.failures)
 
-    def out(self) -> int:
+    def waiting(self) -> int:
         """How many results `recv` can still wait for: stepping plus done."""
         return self._count + len(self.done)
 
-    def start(self, ids: NDArray[np.intp], observations: Any) -> None:
+    def start(self, ids: NDArray[np.integer[Any]], observations: Any) -> None:
         """Sub-envs `ids` start stepping; keep the observations last returned for them."""
         put_rows(self._latest, ids, take_rows(observations, ids))
         self.stepping[ids] = True
+        self.out[ids] = True
         self._count += len(ids)
 
     def sort(self, message: bytes) -> bytes | None:
@@ -67,6 +70,7 @@ class BatchBook:
             return None
         if status == "error" and self.stepping[payload[0]]:
             self.stepping[payload[0]] = False
+            self.out[payload[0]] = False
             self._count -= 1
             self.failures.append(payload)
             return None
@@ -75,18 +79,20 @@ class BatchBook:
     def _finish(self, index: int, report: Report | None) -> None:
         self.stepping[index] = False
         self._count -= 1
-        self.unreturned[index] = True
         self.done.append((index, report))
 
-    def take(self, count: int) -> list[tuple[int, Report | None]]:
-        """The first `count` sub-envs done, in order of completion; they are returned."""
-        entries = [self.done.popleft() for _ in range(count)]
-        self.unreturned[[index for index, _ in entries]] = False
-        return entries
+    def take(self, count: int) -> tuple[NDArray[np.int32], list[Report | None]]:
+        """The first `count` sub-envs done, in order of completion, and their reports; they
+        are returned (no longer out)."""
+        popleft = self.done.popleft
+        entries = [popleft() for _ in range(count)]
+        ids = np.array([index for index, _ in entries], dtype=np.int32)
+        self.out[ids] = False
+        return ids, [report for _, report in entries]
 
     def with_latest(self, observations: Any) -> Any:
         """A copy of the batch `observations` whose busy rows are the ones last returned."""
-        busy = np.flatnonzero(self.busy())
+        busy = np.flatnonzero(self.out)
         everything = np.arange(self.num_envs)
         batch = take_rows(observations, everything)
         if len(busy):

@@ -24,6 +24,7 @@ __all__ = [
     "Channel",
     "Dead",
     "Waiter",
+    "frame",
     "spin_until_readable",
 ]
 
@@ -37,6 +38,12 @@ _RAW_FDS = hasattr(select, "poll")  # POSIX: pipes are descriptors we can read d
 CAN_SPIN = _RAW_FDS and hasattr(os, "sched_yield")
 DEFAULT_SPIN_SECONDS = 50e-6
 _HEADER = struct.Struct("!i")  # Connection's framing: a signed big-endian 4-byte length
+
+
+def frame(payload: bytes) -> bytes:
+    """`payload` behind its length header: the bytes `Channel.write` puts in the pipe. A
+    message sent often (a step command) is framed once and kept."""
+    return _HEADER.pack(len(payload)) + payload
 
 
 def spin_until_readable(poller: select.poll, seconds: float) -> None:
@@ -65,19 +72,25 @@ class Channel:
     def __init__(self, conn: multiprocessing.connection.Connection) -> None:
         self.conn = conn
         self.fd = conn.fileno() if _RAW_FDS else -1
-        self._rest = b""
+        self.rest = b""  # bytes read past the end of the last message returned
 
     def send(self, payload: bytes) -> None:
+        self.write(frame(payload))
+
+    def write(self, framed: bytes) -> None:
+        """Send a message already framed by `frame`."""
         if self.fd < 0:
-            self.conn.send_bytes(payload)
+            self.conn.send_bytes(framed[_HEADER.size:])
             return
-        data = memoryview(_HEADER.pack(len(payload)) + payload)
-        while data:
-            data = data[os.write(self.fd, data):]
+        written = os.write(self.fd, framed)
+        if written < len(framed):  # a pipe takes 64 KiB at once; bigger ones come in parts
+            data = memoryview(framed)[written:]
+            while data:
+                data = data[os.write(self.fd, data):]
 
     def buffered(self) -> bool:
         """Whether a whole message was already read and waits here (the pipe may be empty)."""
-        rest = self._rest
+        rest = self.rest
         if len(rest) < _HEADER.size:
             return False
         size: int = _HEADER.unpack_from(rest)[0]
@@ -86,7 +99,7 @@ class Channel:
     def recv(self) -> bytes:
         if self.fd < 0:
             return self.conn.recv_bytes()
-        chunk = self._rest or os.read(self.fd, 65536)
+        chunk = self.rest or os.read(self.fd, 65536)
         while len(chunk) < _HEADER.size:
             more = os.read(self.fd, 65536) if chunk else b""
             if not more:
@@ -99,7 +112,7 @@ class Channel:
             if not more:
                 raise EOFError("the other end of the pipe closed mid-message")
             chunk += more
-        self._rest = chunk[end:]
+        self.rest = chunk[end:]
         return chunk[_HEADER.size:end]
 
 
@@ -194,7 +207,7 @@ class Waiter:
 
     def _buffered(self) -> list[int]:
         """The pipes (as their descriptors) with a whole message already read."""
-        return [channel.fd for channel in self.channels if channel.buffered()]
+        return [channel.fd for channel in self.channels if channel.rest and channel.buffered()]
 
     def _ready(self, seconds: float) -> list[int]:
         if self._poller is not None:

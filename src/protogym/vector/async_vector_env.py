@@ -54,7 +54,16 @@ from protogym.vector.async_errors import (
     raise_sub_env_error,
     sub_env_error,
 )
-from protogym.vector.async_pipes import BATCH, DEFAULT_SPIN_SECONDS, OK, STEP, Dead, Waiter
+from protogym.vector.async_pipes import (
+    BATCH,
+    DEFAULT_SPIN_SECONDS,
+    INDEX,
+    OK,
+    STEP,
+    Dead,
+    Waiter,
+    frame,
+)
 from protogym.vector.async_shared import (
     Shared,
     array_layout,
@@ -340,6 +349,13 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         self._worker_of = [
             worker for worker, (first, last) in enumerate(self._blocks) for _ in range(first, last)
         ]
+        # The messages the hot paths send, framed once: a step of every worker's sub-envs,
+        # and a partial batch's step of one sub-env (by its index).
+        self._step_frames = [frame(STEP)] * workers
+        self._step_one_frames = [
+            frame(BATCH + INDEX.pack(index - first))
+            for first, last in self._blocks for index in range(first, last)
+        ]
         self._book = (
             BatchBook(self.num_envs, create_empty_array(self.single_observation_space,
                                                         self.num_envs))
@@ -475,7 +491,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
                     f"the single action {actions!r}"
                 )
             copy_actions(actions, buffer)
-            self._send("step", [STEP] * self.num_workers)
+            self._write("step", self._step_frames)
         else:
             items = action_rows(actions, self.action_space, self.num_envs)
             self._send("step", [
@@ -512,40 +528,47 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         """
         self._check_ready("send")
         book = self._partial_book("send")
-        ids = self._env_ids(env_ids)
-        busy = ids[book.busy()[ids]]
-        if len(busy):
+        ids, listed = self._env_ids(env_ids)
+        clash = book.out[ids]
+        if clash.any():
             raise ValueError(
-                f"send(): sub-envs {busy.tolist()} are still out (sent, and not yet returned "
-                "by recv()); recv() their results before sending them new actions"
+                f"send(): sub-envs {ids[clash].tolist()} are still out (sent, and not yet "
+                "returned by recv()); recv() their results before sending them new actions"
             )
-        count = len(ids)
-        buffer = self._actions
-        groups: dict[int, list[tuple[int, int]]] = {}  # worker -> (position, local index)
+        # Every call of a partial batch runs this between a batch's return and the next
+        # steps of its sub-envs, so it touches as little as it can.
         worker_of, blocks = self._worker_of, self._blocks
-        for position, index in enumerate(ids.tolist()):
-            worker = worker_of[index]
-            groups.setdefault(worker, []).append((position, index - blocks[worker][0]))
-        if buffer is not None and (
-            not isinstance(actions, np.ndarray) or actions.dtype == buffer.dtype
-        ):
-            staging = np.empty((count, *buffer.shape[1:]), dtype=buffer.dtype)
+        groups: dict[int, list[int]] = {}  # worker -> positions in `ids`
+        for position, index in enumerate(listed):
+            groups.setdefault(worker_of[index], []).append(position)
+        buffer = self._actions
+        if buffer is None or (isinstance(actions, np.ndarray) and actions.dtype != buffer.dtype):
+            # As in `step`: each sub-env gets its row as it is, through the pipe.
+            rows = action_rows(actions, batch_space(self.single_action_space, len(listed)),
+                               len(listed), "send()")
+            messages = [
+                pickle.dumps(("batch", [(listed[position] - blocks[worker][0], rows[position])
+                                        for position in group]))
+                for worker, group in groups.items()
+            ]
+            book.start(ids, self._observations)
+            self._send("send", messages, list(groups))
+            return
+        if not (isinstance(actions, np.ndarray)
+                and actions.shape == (len(listed), *buffer.shape[1:])):
+            staging = np.empty((len(listed), *buffer.shape[1:]), dtype=buffer.dtype)
             copy_actions(actions, staging, "send()")
-            buffer[ids] = staging
-            messages = {
-                worker: BATCH + array.array("i", [local for _, local in group]).tobytes()
-                for worker, group in groups.items()
-            }
-        else:
-            rows = action_rows(actions, batch_space(self.single_action_space, count), count,
-                               "send()")
-            messages = {
-                worker: pickle.dumps(("batch", [(local, rows[position])
-                                                for position, local in group]))
-                for worker, group in groups.items()
-            }
+            actions = staging
+        buffer[ids] = actions
+        one, frames = self._step_one_frames, []
+        for worker, group in groups.items():
+            frames.append(one[listed[group[0]]] if len(group) == 1 else frame(
+                BATCH + array.array(
+                    "i", [listed[position] - blocks[worker][0] for position in group]
+                ).tobytes()
+            ))
         book.start(ids, self._observations)
-        self._send("send", list(messages.values()), list(messages))
+        self._write("send", frames, list(groups))
 
     def recv(
         self, timeout: float | None = None, *, count: int | None = None
@@ -560,28 +583,29 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             count = self.batch_size
         elif isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ValueError(f"recv(count=...) must be a positive int, got {count!r}")
-        if book.out() == 0 and not book.failures:
+        if book.waiting() == 0 and not book.failures:
             raise NoAsyncCallError(
                 "recv() was called with no send() pending; call send(actions, env_ids) first",
                 "send",
             )
         deadline = None if timeout is None else time.monotonic() + timeout
         while len(book.done) < count and not book.failures:
-            if book.out() < count:
+            if book.waiting() < count:
                 raise ValueError(
                     f"recv() returns {count} sub-envs (batch_size or count), but only "
-                    f"{book.out()} are out; send() actions for at least "
-                    f"{count - book.out()} more first, or pass count={book.out()}"
+                    f"{book.waiting()} are out; send() actions for at least "
+                    f"{count - book.waiting()} more first, or pass count={book.waiting()}"
                 )
             self._pump("recv", deadline, timeout)
         if book.failures:
             raise_sub_env_error(book.failures.pop(0))
-        entries = book.take(count)
-        ids = np.array([index for index, _ in entries], dtype=np.int32)
-        positions = {index: position for position, (index, _) in enumerate(entries)}
-        infos, obs_rows = merge_reports([report for _, report in entries], count, positions)
-        for index, obs in obs_rows:
-            write_row(self._observations, index, obs)
+        ids, reports = book.take(count)
+        infos: dict[str, Any] = {}
+        if any(reports):
+            positions = {index: position for position, index in enumerate(ids.tolist())}
+            infos, obs_rows = merge_reports(reports, count, positions)
+            for index, obs in obs_rows:
+                write_row(self._observations, index, obs)
         infos["env_id"] = ids
         return (
             take_rows(self._observations, ids),
@@ -600,26 +624,28 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
             )
         return self._book
 
-    def _env_ids(self, env_ids: Any) -> NDArray[np.intp]:
-        """`env_ids` checked: distinct sub-env indices in range, as an array."""
+    def _env_ids(self, env_ids: Any) -> tuple[NDArray[np.integer[Any]], list[int]]:
+        """`env_ids` checked (distinct sub-env indices in range), as an array and a list.
+
+        A batch holds a few indices, so the checks run on the list: numpy's calls cost
+        more than they save at that size."""
         if env_ids is None:
-            return np.arange(self.num_envs)
+            return np.arange(self.num_envs), list(range(self.num_envs))
         ids = np.asarray(env_ids)
         if ids.ndim == 0:
             ids = ids.reshape(1)
-        if ids.ndim != 1 or not (np.issubdtype(ids.dtype, np.integer) or ids.size == 0):
+        if ids.ndim != 1 or not (ids.dtype.kind in "iu" or ids.size == 0):
             raise ValueError(
                 f"send(): env_ids must be a 1-D sequence of sub-env indices, got {env_ids!r}"
             )
-        if ids.size == 0:
+        listed: list[int] = ids.tolist()
+        if not listed:
             raise ValueError("send(): env_ids is empty; name at least one sub-env")
-        if ids.min() < 0 or ids.max() >= self.num_envs:
-            raise ValueError(
-                f"send(): env_ids must be in [0, {self.num_envs}), got {ids.tolist()}"
-            )
-        if len(np.unique(ids)) != len(ids):
-            raise ValueError(f"send(): env_ids has repeats: {ids.tolist()}; name each once")
-        return ids.astype(np.intp)
+        if min(listed) < 0 or max(listed) >= self.num_envs:
+            raise ValueError(f"send(): env_ids must be in [0, {self.num_envs}), got {listed}")
+        if len(set(listed)) != len(listed):
+            raise ValueError(f"send(): env_ids has repeats: {listed}; name each once")
+        return ids, listed
 
     def _pump(self, what: str, deadline: float | None, timeout: float | None) -> list[
         tuple[int, bytes]
@@ -755,13 +781,17 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
     # -- internals -------------------------------------------------------------------------
 
     def _send(self, what: str, messages: list[bytes], workers: list[int] | None = None) -> None:
-        """One message to each worker (or to each of `workers`); a worker whose pipe is
-        broken has died."""
+        """One message to each worker (or to each of `workers`)."""
+        self._write(what, [frame(message) for message in messages], workers)
+
+    def _write(self, what: str, frames: list[bytes], workers: list[int] | None = None) -> None:
+        """One framed message to each worker (or to each of `workers`); a worker whose pipe
+        is broken has died."""
         channels = self._waiter.channels
         targets = range(self.num_workers) if workers is None else workers
-        for worker, message in zip(targets, messages, strict=True):
+        for worker, framed in zip(targets, frames, strict=True):
             try:
-                channels[worker].send(message)
+                channels[worker].write(framed)
             except OSError:
                 self._processes[worker].join(1.0)
                 raise self._died(worker, what) from None
