@@ -536,7 +536,11 @@ def test_send_and_recv_refuse_to_be_called_out_of_turn() -> None:
     others = [i for i in range(4) if i not in info["env_id"].tolist()]
     with pytest.raises(ValueError, match=r"steps the sub-envs of the last batch"):
         env.send(np.zeros(2, dtype=np.int64), others)
-    env.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    with pytest.raises(ValueError, match=r"steps the sub-envs of the last batch"):
+        env.send(np.zeros(2, dtype=np.int64), info["env_id"][:1])
+    sent = info["env_id"].copy()
+    info["env_id"][:] = others  # the caller's array: changing it changes nothing here
+    env.send(np.zeros(2, dtype=np.int64), sent)
     with pytest.raises(AlreadyPendingCallError, match=r"call recv\(\) first"):
         env.send(np.zeros(2, dtype=np.int64))
     with pytest.raises(AlreadyPendingCallError, match=r"call recv\(\) first"):

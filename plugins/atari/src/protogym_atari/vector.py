@@ -61,6 +61,7 @@ _CPP_MODE = {
 }
 _MAX_SEED = 2**31 - 1  # the C++ side takes a signed 32-bit seed; -1 means "keep the stream"
 _INFO_KEYS = ("env_id", "lives", "frame_number", "episode_frame_number")
+_INFO_MASKS = tuple(f"_{key}" for key in _INFO_KEYS)
 _UNSIGNED = {size: np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 _SETTINGS = frozenset(
     {
@@ -221,9 +222,11 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         self.action_space = batch_space(self.single_action_space, self.batch_size)
 
         self._full_strength = np.ones(self.batch_size, dtype=np.float32)
+        self._every_row = np.ones((len(_INFO_KEYS), self.batch_size), dtype=np.bool_)
         self._started = False
         self._sent = False  # a send() waits for its recv()
-        self._next_ids = np.arange(self.batch_size, dtype=np.int32)  # whom send() steps
+        # Whom send() steps, as a list: the array in the info is the caller's to change.
+        self._next_ids = list(range(self.batch_size))
         # Only with life_loss_info (and not episodic_life) can `terminated` be a lost life
         # after which the game goes on; telling those apart needs each sub-env's lives.
         self._life_signal_only = self.life_loss_info and not self.episodic_life
@@ -295,7 +298,7 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
             self._any_ended = bool(self._ended.any())
         infos = self._masked(info)
         self._lives[info["env_id"]] = info["lives"]
-        self._next_ids = info["env_id"]
+        self._next_ids = info["env_id"].tolist()
         return observations, infos
 
     def step(self, actions: NDArray[Any]) -> VectorStepResult[NDArray[np.uint8]]:
@@ -327,12 +330,12 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
         else:
             action_ids, strengths = self._discrete_actions(actions), self._full_strength
         if env_ids is not None:
-            ids = np.asarray(env_ids)
-            if ids.shape != self._next_ids.shape or not np.array_equal(ids, self._next_ids):
+            given = np.asarray(env_ids).tolist()  # nested lists for other shapes: unequal
+            if given != self._next_ids:
                 raise ValueError(
                     f"AtariVectorEnv.send(): ale-py steps the sub-envs of the last batch, "
-                    f"{self._next_ids.tolist()}, one action per row in that order; got "
-                    f"env_ids {ids.tolist()}. Pass the last info['env_id'] (or no env_ids)"
+                    f"{self._next_ids}, one action per row in that order; got env_ids "
+                    f"{given}. Pass the last info['env_id'] (or no env_ids)"
                 )
         if self._any_ended:  # only ever set in disabled mode
             raise ValueError(
@@ -368,7 +371,7 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
                     self._any_ended = True
         if self._life_signal_only:
             self._lives[info["env_id"]] = info["lives"]
-        self._next_ids = info["env_id"]
+        self._next_ids = info["env_id"].tolist()
         return observations, rewards.astype(np.float64), terminated, truncated, infos
 
     def render(self) -> None:
@@ -480,11 +483,11 @@ class AtariVectorEnv(VectorEnvBase[NDArray[np.uint8], NDArray[Any], ModeT_co]):
     def _masked(self, info: dict[str, Any]) -> dict[str, Any]:
         """ale-py's per-row info arrays with the `_key` masks of protogym's vector envs
         (every row reports every key)."""
-        masks = np.ones((len(_INFO_KEYS), self.batch_size), dtype=np.bool_)
+        masks = self._every_row.copy()  # fresh arrays each batch: they are the caller's
         infos: dict[str, Any] = {}
-        for key, mask in zip(_INFO_KEYS, masks, strict=True):
+        for key, mask_key, mask in zip(_INFO_KEYS, _INFO_MASKS, masks, strict=True):
             infos[key] = info[key]
-            infos[f"_{key}"] = mask
+            infos[mask_key] = mask
         return infos
 
     def _restarted(
