@@ -106,6 +106,27 @@ def test_dict_observations_come_back_row_by_row() -> None:
         assert obs["vec"][:, 1].tolist() == [float(i) for i in ids]
 
 
+def test_actions_and_env_ids_may_be_lists_or_any_int_arrays() -> None:
+    with AsyncVectorEnv(countdowns(4, length=50), num_workers=4, batch_size=2) as env:
+        env.reset(seed=0)
+        env.send([5, 7], np.array([2, 0], dtype=np.uint8))  # a list goes through a copy
+        env.send((4, 9), [3, 1])
+        _, rewards, _, _, infos = env.recv(count=4)
+        assert infos["env_id"].dtype == np.int32
+        by_env = dict(zip(infos["env_id"].tolist(), rewards.tolist(), strict=True))
+        assert by_env == {2: 6.0, 0: 8.0, 3: 5.0, 1: 10.0}  # its action + its step count
+        counts = dict(zip(infos["env_id"].tolist(), infos["count"].tolist(), strict=True))
+        assert counts == {0: 1, 1: 1, 2: 1, 3: 1}
+        with pytest.raises(ValueError, match=r"env_ids must be in \[0, 4\), got \[-1, 0\]"):
+            env.send([1, 1], np.array([-1, 0], dtype=np.int64))
+        with pytest.raises(ValueError, match="env_ids must be a 1-D sequence"):
+            env.send([1, 1], np.array([0.0, 1.0]))
+        with pytest.raises(ValueError, match="env_ids is empty"):
+            env.send([], [])
+        obs, *_ = env.step(np.ones(4, dtype=np.int64))  # every sub-env took two steps
+        assert obs[:, 0].tolist() == [2, 2, 2, 2]
+
+
 def test_actions_that_do_not_fit_shared_memory_travel_through_the_pipes() -> None:
     # float actions for an int space reach each sub-env as they are (as in SyncVectorEnv)
     with AsyncVectorEnv(countdowns(4, length=50), num_workers=2, batch_size=4) as env:
