@@ -349,8 +349,9 @@ def test_actions_of_the_wrong_shape_or_kind_are_refused() -> None:
         env.reset(seed=0)
         with pytest.raises(ValueError, match=r"batch of 2 actions, an array of shape \(2,\)"):
             env.step(np.ones(3, dtype=np.int64))
-        with pytest.raises(TypeError, match="batch of 2 actions"):
-            env.step(np.int64(1))
+        for single in (np.int64(1), np.array(1), 1):
+            with pytest.raises(TypeError, match="batch of 2 actions"):
+                env.step(single)
         obs, *_ = env.step([1, 1])
         assert obs[:, 0].tolist() == [1, 1]
         # an array of another dtype reaches each sub-env as its row, as in SyncVectorEnv

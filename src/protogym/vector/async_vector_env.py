@@ -485,7 +485,7 @@ class AsyncVectorEnv(VectorEnvBase[ObsT_co, ActT, ModeT_co]):
         ):
             # Arrays of another dtype go through the pipes, so each sub-env gets its row
             # as it is (as in SyncVectorEnv), not cast to the buffer's dtype.
-            if np.isscalar(actions) or (isinstance(actions, np.ndarray) and actions.ndim == 0):
+            if (actions.ndim == 0 if isinstance(actions, np.ndarray) else np.isscalar(actions)):
                 raise TypeError(
                     f"step() takes a batch of {self.num_envs} actions (one per sub-env), got "
                     f"the single action {actions!r}"
