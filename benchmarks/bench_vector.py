@@ -107,8 +107,7 @@ def _compare_alone(
     seconds: float, repeats: int,
 ) -> tuple[float, float]:
     """As `_compare`, but each timed run has its env made just before and closed after, so
-    only one library's processes are alive: Gymnasium's 8 idle async workers slowed
-    protogym's async steps by 10-15% when they were kept alive beside it."""
+    only one library's processes are alive while the other is timed, as in the Atari rows."""
     best = [0.0, 0.0]
     calls = [0, 0]
     for _ in range(repeats):
