@@ -150,12 +150,15 @@ def test_closed_env_refuses_calls() -> None:
 @pytest.mark.slow
 def test_dqn_learns_cartpole_on_the_native_vector_env() -> None:
     """RL Zoo's CartPole-v1 DQN settings over 10 native envs, for at most 60k steps; the
-    trainer stops once a greedy test of 10 episodes reaches CartPole-v1's threshold of 475."""
+    trainer stops once a greedy test of 10 episodes reaches CartPole-v1's threshold of 475.
+
+    Seeds 0, 1 and 2 all reach it, at 50k, 30k and 30k steps (a 3-step return got there at
+    15k from seed 0 but never from seed 1): seed 1 takes three fifths of seed 0's time."""
     torch.set_num_threads(1)
-    torch.manual_seed(0)
-    np.random.seed(0)  # Tianshou's replay buffers sample with numpy's global generator
+    torch.manual_seed(1)
+    np.random.seed(1)  # Tianshou's replay buffers sample with numpy's global generator
     training, testing = _ours(10), _ours(10)
-    training.seed(0)
+    training.seed(1)
     testing.seed(100)
     policy = DiscreteQLearningPolicy(
         model=Net(state_shape=4, action_shape=2, hidden_sizes=[256, 256]),
