@@ -16,7 +16,7 @@ import torch
 from tianshou.algorithm.modelfree.dqn import DQN, DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
 from tianshou.data import AsyncCollector, Collector, CollectStats, VectorReplayBuffer
-from tianshou.env import BaseVectorEnv, DummyVectorEnv
+from tianshou.env import BaseVectorEnv, DummyVectorEnv, SubprocVectorEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
@@ -74,6 +74,20 @@ def test_collected_transitions_equal_gymnasiums(amount: dict[str, int]) -> None:
         for field in FIELDS:
             np.testing.assert_array_equal(ours[field], theirs[field], err_msg=field)
             np.testing.assert_array_equal(wrapped[field], theirs[field], err_msg=field)
+
+
+def test_subproc_vector_env_of_protogym_envs_collects_gymnasiums_transitions() -> None:
+    """Tianshou's worker processes build protogym envs from pickled factories and step them
+    as Gymnasium's own."""
+    amount = {"n_step": 400}
+    theirs, _ = _collect(_dummy(lambda: gymnasium.make("CartPole-v1"), 4), amount)
+    venv = SubprocVectorEnv([lambda: to_gymnasium(protogym.make("CartPole-v1"))] * 4)
+    try:
+        ours, _ = _collect(venv, amount)
+    finally:
+        venv.close()
+    for field in FIELDS:
+        np.testing.assert_array_equal(ours[field], theirs[field], err_msg=field)
 
 
 def test_spaces_are_gymnasiums_as_tianshou_checks() -> None:
